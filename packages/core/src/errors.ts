@@ -1,0 +1,42 @@
+// Errors are values with a code and an HTTP status, defined once; the server maps them in one place.
+
+export const ERROR_STATUS = {
+  validation_error: 400,
+  missing_model_key: 400,
+  frame_not_found: 400,
+  unauthorized: 401,
+  session_not_found: 404,
+  timeout: 408,
+  session_gone: 410,
+  payload_too_large: 413,
+  unprocessable: 422,
+  session_limit: 429,
+  internal_error: 500,
+  not_implemented: 501,
+  model_error: 502,
+  browser_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+export class DeckhandError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly issues?: ValidationIssue[],
+  ) {
+    super(message);
+    this.name = 'DeckhandError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export function isDeckhandError(value: unknown): value is DeckhandError {
+  return value instanceof DeckhandError;
+}

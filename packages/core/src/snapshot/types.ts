@@ -1,0 +1,41 @@
+// What the model reads of a page: a text outline plus the element table its short ids point into.
+
+export interface SnapshotElement {
+  /** Short id as printed in the outline, e.g. "12" for a line starting with "[12]". */
+  id: string;
+  /** ARIA role (explicit or implicit): button, link, textbox, checkbox, combobox, option, heading, … */
+  role: string;
+  /** Accessible name. */
+  name: string;
+  /** Lower-case tag name. */
+  tag: string;
+  /** Deep XPath (see docs/selectors.md): crosses iframes and open/closed shadow roots; replayable. */
+  xpath: string;
+  /** CDP backend node id, when known. */
+  backendNodeId?: number;
+  /** Current value of a field; "••••" when masked (password fields, values that came from variables). */
+  value?: string;
+  checked?: boolean | 'mixed';
+  /** Selected option label(s) of a select / listbox. */
+  selected?: string;
+  expanded?: boolean;
+  disabled?: boolean;
+  required?: boolean;
+  /** Link target as a short path (same origin) or full URL. */
+  href?: string;
+  placeholder?: string;
+  /** Scrollable container (overflow with content larger than the box). */
+  scrollable?: boolean;
+}
+
+export interface PageSnapshot {
+  /** The outline the model reads; element lines start with "[id]". */
+  text: string;
+  /** id → element. */
+  elements: Map<string, SnapshotElement>;
+  /** True when the page was larger than the token budget and the outline was cut. */
+  truncated: boolean;
+  /** Estimated tokens of `text`. */
+  tokens: number;
+  url: string;
+}
