@@ -1,0 +1,60 @@
+// Reads the operations of openapi.yaml into the small model the route and client renderers need.
+
+export interface Operation {
+  operationId: string;
+  method: 'get' | 'post';
+  path: string;
+  summary: string;
+  secured: boolean;
+  /** Names of generated zod schemas (exported by zod.gen.ts) for each request part, when present. */
+  body?: { schema: string; required: boolean };
+  headers?: string;
+  params?: string;
+  /** status → { description, json schema name?, sse } */
+  responses: Record<string, { description: string; json?: string; sse: boolean }>;
+}
+
+type Json = Record<string, any>;
+
+const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+const refName = (ref: string) => ref.split('/').pop()!;
+
+function resolveResponse(spec: Json, response: Json): Json {
+  return response.$ref ? spec.components.responses[refName(response.$ref)] : response;
+}
+
+export function loadOperations(spec: Json, zodSource: string): Operation[] {
+  const exported = new Set([...zodSource.matchAll(/^export const (z\w+)/gm)].map((m) => m[1]));
+  const ifExported = (name: string) => (exported.has(name) ? name : undefined);
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries<Json>(spec.paths)) {
+    for (const method of ['get', 'post'] as const) {
+      const op = item[method];
+      if (!op) continue;
+      const id = pascal(op.operationId);
+      const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+      const responses: Operation['responses'] = {};
+      for (const [status, raw] of Object.entries<Json>(op.responses)) {
+        const response = resolveResponse(spec, raw);
+        const json = response.content?.['application/json']?.schema?.$ref;
+        responses[status] = {
+          description: response.description,
+          json: json ? `z${refName(json)}` : undefined,
+          sse: Boolean(response.content?.['text/event-stream']),
+        };
+      }
+      operations.push({
+        operationId: op.operationId,
+        method,
+        path,
+        summary: op.summary,
+        secured: !(Array.isArray(op.security) && op.security.length === 0),
+        body: bodySchema ? { schema: `z${refName(bodySchema.$ref)}`, required: Boolean(op.requestBody.required) } : undefined,
+        headers: ifExported(`z${id}Headers`),
+        params: ifExported(`z${id}Path`),
+        responses,
+      });
+    }
+  }
+  return operations;
+}

@@ -1,0 +1,42 @@
+// Renders one typed openapi-fetch call per operation: the client's bindings.
+import type { Operation } from './operations';
+
+function renderCall(op: Operation): string {
+  const hasPath = op.path.includes('{');
+  const args: string[] = [];
+  const init: string[] = [];
+  if (hasPath) {
+    args.push('id: string');
+    init.push('params: { path: { id } }');
+  }
+  if (op.body) {
+    const type = `Body<'${op.path}', '${op.method}'>`;
+    args.push(op.body.required ? `body: ${type}` : `body?: ${type}`);
+    init.push('body');
+  }
+  args.push('init: CallInit = {}');
+  init.push('...init');
+  const verb = op.method.toUpperCase();
+  return `    ${op.operationId}: (${args.join(', ')}) => client.${verb}('${op.path}', { ${init.join(', ')} } as never),`;
+}
+
+export function renderClientOperations(operations: Operation[]): string {
+  return [
+    `import type { Client } from 'openapi-fetch';`,
+    `import type { paths } from '@deckhand/contract';`,
+    '',
+    `type Body<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;`,
+    `export interface CallInit { headers?: Record<string, string>; signal?: AbortSignal; parseAs?: 'json' | 'stream' | 'text' }`,
+    `export type ApiClient = Client<paths, 'application/json'>;`,
+    '',
+    `/** One typed call per operation of openapi.yaml. */`,
+    `export function bindOperations(client: ApiClient) {`,
+    `  return {`,
+    ...operations.map(renderCall),
+    `  };`,
+    `}`,
+    '',
+    `export type Operations = ReturnType<typeof bindOperations>;`,
+    '',
+  ].join('\n');
+}
