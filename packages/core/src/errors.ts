@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   frame_not_found: 400,
   unauthorized: 401,
   session_not_found: 404,
+  route_not_found: 404,
   timeout: 408,
   session_gone: 410,
   payload_too_large: 413,
@@ -14,6 +15,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   not_implemented: 501,
   model_error: 502,
+  navigation_failed: 502,
   browser_unavailable: 503,
 } as const;
 
