@@ -1,0 +1,100 @@
+// Which credential a model call uses. Order: the call's own apiKey / auth object, then the session's
+// key (x-model-api-key), then the server's environment (passed in; never read from process.env here).
+import { DeckhandError } from '../errors.js';
+import type { GoogleServiceAccountAuth, ModelEnv } from './model-config.js';
+import type { ModelTarget, ProviderKind } from './resolve-model.js';
+
+export type Credentials =
+  | { type: 'apiKey'; apiKey: string }
+  /** An endpoint that needs no key (a local OpenAI-compatible server, the built-in model). */
+  | { type: 'none' }
+  | { type: 'azureEntraId'; token: string }
+  | { type: 'googleServiceAccount'; auth: GoogleServiceAccountAuth }
+  | { type: 'googleKeyFile'; keyFilename: string }
+  | { type: 'aws'; accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+
+export interface KeySources {
+  sessionApiKey?: string;
+  env: ModelEnv;
+}
+
+export function resolveCredentials(target: ModelTarget, { sessionApiKey, env }: KeySources): Credentials {
+  const { config, kind } = target;
+  if (kind === 'builtin') return { type: 'none' };
+  if ('auth' in config && config.auth) {
+    if (config.auth.type === 'azureEntraId') return { type: 'azureEntraId', token: config.auth.token };
+    return { type: 'googleServiceAccount', auth: config.auth };
+  }
+  const apiKey = present(config.apiKey) ?? present(sessionApiKey) ?? envKey(target, env);
+  if (apiKey) return { type: 'apiKey', apiKey };
+
+  const fromEnv = ambientCredentials(kind, env);
+  if (fromEnv) return fromEnv;
+  // A custom endpoint (Ollama, vLLM, a gateway on the LAN) may well need no key at all.
+  if (kind === 'openai-compatible' || (kind === 'openai' && target.baseURL)) return { type: 'none' };
+
+  throw new DeckhandError(
+    'missing_model_key',
+    `No API key for provider "${target.providerName}": pass options.model.apiKey, the x-model-api-key header, or set ${[...envKeyNames(target), ...(AMBIENT_ENV[kind] ?? [])].join(' or ')} on the server`,
+  );
+}
+
+function envKeyNames(target: ModelTarget): string[] {
+  const names: Record<ProviderKind, string[]> = {
+    openai: ['OPENAI_API_KEY'],
+    anthropic: ['ANTHROPIC_API_KEY'],
+    google: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY'],
+    azure: ['AZURE_API_KEY'],
+    vertex: ['GOOGLE_VERTEX_API_KEY'],
+    bedrock: ['AWS_BEARER_TOKEN_BEDROCK'],
+    // openrouter/… reads OPENROUTER_API_KEY, the convention those gateways document.
+    'openai-compatible': [`${target.providerName.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`],
+    builtin: [],
+  };
+  return names[target.kind];
+}
+
+function envKey(target: ModelTarget, env: ModelEnv): string | undefined {
+  return envKeyNames(target).map((name) => present(env[name])).find(Boolean);
+}
+
+const AMBIENT_ENV: Partial<Record<ProviderKind, string[]>> = {
+  vertex: ['GOOGLE_APPLICATION_CREDENTIALS'],
+  bedrock: ['AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY'],
+};
+
+/** Credentials that are not a single key: a service-account file for Vertex, an AWS key pair for Bedrock. */
+function ambientCredentials(kind: ProviderKind, env: ModelEnv): Credentials | undefined {
+  if (kind === 'vertex') {
+    const keyFilename = present(env.GOOGLE_APPLICATION_CREDENTIALS);
+    return keyFilename ? { type: 'googleKeyFile', keyFilename } : undefined;
+  }
+  if (kind === 'bedrock') {
+    const accessKeyId = present(env.AWS_ACCESS_KEY_ID);
+    const secretAccessKey = present(env.AWS_SECRET_ACCESS_KEY);
+    if (!accessKeyId || !secretAccessKey) return undefined;
+    return { type: 'aws', accessKeyId, secretAccessKey, sessionToken: present(env.AWS_SESSION_TOKEN) };
+  }
+  return undefined;
+}
+
+/** Every secret string in a credential, so error messages and logs can be scrubbed of them. */
+export function credentialSecrets(credentials: Credentials): string[] {
+  switch (credentials.type) {
+    case 'apiKey':
+      return [credentials.apiKey];
+    case 'azureEntraId':
+      return [credentials.token];
+    case 'googleServiceAccount':
+      return [credentials.auth.credentials.private_key];
+    case 'aws':
+      return [credentials.secretAccessKey, ...(credentials.sessionToken ? [credentials.sessionToken] : [])];
+    default:
+      return [];
+  }
+}
+
+/** An empty header or env value counts as absent. */
+function present(value: string | undefined): string | undefined {
+  return value && value.trim() ? value : undefined;
+}

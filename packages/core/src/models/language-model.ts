@@ -1,0 +1,153 @@
+// Maps a resolved model and its credentials onto a Vercel AI SDK provider. Every setting is passed
+// explicitly (never left for the SDK to read from process.env) so configuration stays at the edge.
+import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createAzure } from '@ai-sdk/azure';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createVertex } from '@ai-sdk/google-vertex';
+import { createOpenAI } from '@ai-sdk/openai';
+import type { LanguageModel } from 'ai';
+import { DeckhandError } from '../errors.js';
+import { credentialSecrets, type Credentials } from './keys.js';
+import type { AzureModelConfig, ModelEnv, VertexModelConfig } from './model-config.js';
+import type { ModelTarget } from './resolve-model.js';
+
+export interface ProviderModel {
+  model: LanguageModel;
+  /** False for arbitrary OpenAI-compatible endpoints: ask for JSON in the prompt instead of a response format. */
+  nativeStructuredOutput: boolean;
+  /** Strings that must never appear in a log line or an error message. */
+  secrets: string[];
+}
+
+const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+
+export function createProviderModel(target: ModelTarget, credentials: Credentials, env: ModelEnv): ProviderModel {
+  const { config, modelId } = target;
+  const headers = config.headers;
+  const apiKey = credentials.type === 'apiKey' ? credentials.apiKey : undefined;
+  const secrets = [...credentialSecrets(credentials), ...headerValues(headers)];
+  const make = (model: LanguageModel, nativeStructuredOutput = true): ProviderModel => ({ model, nativeStructuredOutput, secrets });
+
+  switch (target.kind) {
+    case 'openai':
+    case 'openai-compatible': {
+      const openai = createOpenAI({
+        name: target.providerName,
+        apiKey: apiKey ?? '',
+        baseURL: target.baseURL,
+        headers,
+        fetch: apiKey ? undefined : withoutAuthorization,
+      });
+      const chat = 'openaiEndpointFormat' in config && config.openaiEndpointFormat === 'chat';
+      return make(chat ? openai.chat(modelId) : openai.responses(modelId), target.kind === 'openai');
+    }
+    case 'anthropic':
+      return make(createAnthropic({ apiKey, baseURL: target.baseURL, headers })(modelId));
+    case 'google':
+      return make(createGoogleGenerativeAI({ apiKey, baseURL: target.baseURL, headers })(modelId));
+    case 'azure':
+      return make(azureModel(target, credentials, env));
+    case 'vertex': {
+      const vertex = vertexModel(target, credentials, env);
+      return { ...vertex, secrets: [...secrets, ...vertex.secrets] };
+    }
+    case 'bedrock': {
+      const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
+      const auth =
+        credentials.type === 'aws'
+          ? { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, sessionToken: credentials.sessionToken }
+          : { apiKey };
+      return make(createAmazonBedrock({ region, baseURL: target.baseURL, headers, ...auth })(modelId));
+    }
+    case 'builtin':
+      throw new DeckhandError('internal_error', 'the built-in model has no provider model');
+  }
+}
+
+function azureModel(target: ModelTarget, credentials: Credentials, env: ModelEnv): LanguageModel {
+  const config = target.config as Partial<AzureModelConfig>;
+  const azure = config.providerOptions?.azure ?? {};
+  const resourceName = azure.resourceName ?? env.AZURE_RESOURCE_NAME;
+  const baseURL = azure.baseURL ?? config.baseURL;
+  if (!resourceName && !baseURL) {
+    throw new DeckhandError(
+      'validation_error',
+      'Azure needs providerOptions.azure.resourceName or a baseURL (or AZURE_RESOURCE_NAME on the server)',
+    );
+  }
+  const token = credentials.type === 'azureEntraId' ? credentials.token : undefined;
+  const provider = createAzure({
+    resourceName,
+    baseURL,
+    apiVersion: azure.apiVersion,
+    useDeploymentBasedUrls: azure.useDeploymentBasedUrls,
+    headers: { ...config.headers, ...azure.headers },
+    ...(token ? { tokenProvider: async () => token } : { apiKey: credentials.type === 'apiKey' ? credentials.apiKey : undefined }),
+  });
+  // Deployment URLs (/deployments/{name}/…) are the classic API, which serves Chat Completions only.
+  return azure.useDeploymentBasedUrls ? provider.chat(target.modelId) : provider(target.modelId);
+}
+
+function vertexModel(target: ModelTarget, credentials: Credentials, env: ModelEnv): ProviderModel {
+  const config = target.config as Partial<VertexModelConfig>;
+  const vertexOptions = config.providerOptions?.vertex;
+  const project = vertexOptions?.project ?? env.GOOGLE_VERTEX_PROJECT;
+  const location = vertexOptions?.location ?? env.GOOGLE_VERTEX_LOCATION;
+  const headers = { ...config.headers, ...vertexOptions?.headers };
+  const common = { project, location, baseURL: target.baseURL, headers };
+  const model = (provider: ReturnType<typeof createVertex>): ProviderModel => ({
+    model: provider(target.modelId),
+    nativeStructuredOutput: true,
+    secrets: headerValues(vertexOptions?.headers),
+  });
+
+  if (credentials.type === 'apiKey') return model(createVertex({ ...common, apiKey: credentials.apiKey }));
+  if (!project || !location) {
+    throw new DeckhandError(
+      'validation_error',
+      'Vertex needs providerOptions.vertex.project and .location (or GOOGLE_VERTEX_PROJECT / GOOGLE_VERTEX_LOCATION on the server)',
+    );
+  }
+  if (credentials.type === 'googleKeyFile') {
+    return model(createVertex({ ...common, googleAuthOptions: { keyFilename: credentials.keyFilename } }));
+  }
+  if (credentials.type !== 'googleServiceAccount') {
+    throw new DeckhandError('missing_model_key', 'Vertex needs a googleServiceAccount auth object or an API key');
+  }
+  const { credentials: serviceAccount, scopes, projectId, universeDomain } = credentials.auth;
+  return model(
+    createVertex({
+      ...common,
+      googleAuthOptions: {
+        credentials: serviceAccount,
+        scopes,
+        projectId: projectId ?? project,
+        universeDomain,
+        clientOptions: { transporterOptions: { fetchImplementation: tokenEndpointFetch(serviceAccount.token_uri) } },
+      },
+    }),
+  );
+}
+
+/**
+ * google-auth-library always posts the service-account JWT to Google's token URL and ignores the
+ * credentials' own token_uri; honour it, so private deployments (and loopback tests) can point it elsewhere.
+ */
+function tokenEndpointFetch(tokenUri: string | undefined): typeof fetch {
+  return (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    return fetch(tokenUri && url === GOOGLE_TOKEN_URL ? tokenUri : input, init);
+  };
+}
+
+/** With no key the OpenAI SDK would still send "Authorization: Bearer " — drop it for keyless endpoints. */
+const withoutAuthorization: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  headers.delete('authorization');
+  return fetch(input, { ...init, headers });
+};
+
+function headerValues(headers: Record<string, string> | undefined): string[] {
+  return Object.values(headers ?? {}).filter((v) => v.length >= 8);
+}

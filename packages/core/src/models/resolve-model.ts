@@ -1,0 +1,114 @@
+// Turns a model name or ModelConfig into "which provider, which model, which endpoint" — no keys,
+// no SDK objects — so resolution rules live in one place and are testable on their own.
+import { DeckhandError } from '../errors.js';
+import type { ModelConfig } from './model-config.js';
+
+export type ProviderKind =
+  | 'openai'
+  | 'openai-compatible'
+  | 'anthropic'
+  | 'google'
+  | 'azure'
+  | 'vertex'
+  | 'bedrock'
+  | 'builtin';
+
+export interface ModelTarget {
+  kind: ProviderKind;
+  /** The provider as the user named it ("ollama" for ollama/llama3.2); used in messages and env names. */
+  providerName: string;
+  /** The model id the provider expects (prefix removed). */
+  modelId: string;
+  /** Endpoint override, when one was given. */
+  baseURL?: string;
+  /** The config object this target came from (a bare name becomes `{modelName}`). */
+  config: ModelConfig;
+}
+
+/** The model used when neither the call nor the session names one. */
+export const DEFAULT_MODEL = 'builtin/offline';
+
+const PREFIXED: Record<string, ProviderKind> = {
+  openai: 'openai',
+  anthropic: 'anthropic',
+  google: 'google',
+  gemini: 'google',
+  azure: 'azure',
+  vertex: 'vertex',
+  bedrock: 'bedrock',
+  builtin: 'builtin',
+};
+
+const LEGACY_PROVIDER: Record<string, ProviderKind | undefined> = {
+  anthropic: 'anthropic',
+  google: 'google',
+  microsoft: 'azure',
+  bedrock: 'bedrock',
+  browserbase: undefined,
+};
+
+/** Local OpenAI-compatible servers that have a well-known address, so a bare prefix is enough. */
+const KNOWN_LOCAL_ENDPOINTS: Record<string, string> = {
+  ollama: 'http://127.0.0.1:11434/v1',
+  lmstudio: 'http://127.0.0.1:1234/v1',
+};
+
+export function resolveModel(model: ModelConfig | string | undefined, sessionModelName?: string): ModelTarget {
+  const config: ModelConfig =
+    typeof model === 'object' ? model : { modelName: model ?? (sessionModelName || DEFAULT_MODEL) };
+  const name = config.modelName.trim();
+  if (!name) throw new DeckhandError('validation_error', 'model.modelName must not be empty');
+  const baseURL = config.baseURL;
+
+  if (config.provider === 'vertex') {
+    const endpoint = config.providerOptions.vertex.baseURL ?? baseURL;
+    return { kind: 'vertex', providerName: 'vertex', modelId: stripPrefix(name, 'vertex'), baseURL: endpoint, config };
+  }
+  if (config.provider === 'azure') {
+    const { baseURL: azureURL, resourceName } = config.providerOptions.azure;
+    const endpoint = azureURL ?? baseURL ?? (resourceName && `https://${resourceName}.openai.azure.com/openai`);
+    return { kind: 'azure', providerName: 'azure', modelId: stripPrefix(name, 'azure'), baseURL: endpoint || undefined, config };
+  }
+
+  const slash = name.indexOf('/');
+  if (slash > 0) {
+    const prefix = name.slice(0, slash).toLowerCase();
+    const modelId = name.slice(slash + 1);
+    const kind = PREFIXED[prefix];
+    if (kind) return { kind, providerName: prefix, modelId, baseURL, config };
+    const endpoint = baseURL ?? KNOWN_LOCAL_ENDPOINTS[prefix];
+    if (endpoint) return { kind: 'openai-compatible', providerName: prefix, modelId, baseURL: endpoint, config };
+    throw new DeckhandError(
+      'validation_error',
+      `Unknown model provider "${prefix}" in "${name}": use one of ${Object.keys(PREFIXED).join(', ')}, or give a baseURL for an OpenAI-compatible endpoint`,
+    );
+  }
+
+  const legacy = config.provider ? LEGACY_PROVIDER[config.provider] : undefined;
+  const kind = legacy ?? inferFromLegacyName(name) ?? (baseURL ? 'openai-compatible' : undefined);
+  if (!kind) {
+    throw new DeckhandError(
+      'validation_error',
+      `Cannot tell the provider of model "${name}": use a provider-prefixed name such as "openai/${name}" or give a baseURL`,
+    );
+  }
+  return { kind, providerName: kind, modelId: name, baseURL, config };
+}
+
+/** Unprefixed names older clients send: gpt-4.1-nano means OpenAI, and so on. */
+function inferFromLegacyName(name: string): ProviderKind | undefined {
+  if (/^(gpt-|chatgpt-|o[1345](-|$))/i.test(name)) return 'openai';
+  if (/^claude-/i.test(name)) return 'anthropic';
+  if (/^gemini-/i.test(name)) return 'google';
+  return undefined;
+}
+
+function stripPrefix(name: string, prefix: string): string {
+  return name.startsWith(`${prefix}/`) ? name.slice(prefix.length + 1) : name;
+}
+
+/** What identifies a model for caching and logs: provider/model plus endpoint, never a credential. */
+export function modelIdentity(target: ModelTarget): string {
+  const id = `${target.providerName}/${target.modelId}`;
+  return target.baseURL ? `${id}@${target.baseURL}` : id;
+}
