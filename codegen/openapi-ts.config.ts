@@ -13,7 +13,8 @@ export const heyApiConfig: UserConfig = {
       '~resolvers': {
         // The zod plugin drops `additionalProperties: false`; closed objects must reject unknown keys.
         object(ctx) {
-          if (ctx.schema.additionalProperties?.type !== 'never') return undefined;
+          const extra = ctx.schema.additionalProperties;
+          if (!extra || extra.type !== 'never') return undefined;
           return ctx.$(ctx.symbols.z).attr('strictObject').call(ctx.nodes.shape(ctx));
         },
       },

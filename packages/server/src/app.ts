@@ -1,0 +1,62 @@
+// The Hono app: request ids, body limit, auth, the generated routes, and one error mapping.
+import { randomUUID } from 'node:crypto';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import { DeckhandError } from '@deckhand/core';
+import type { AppEnv } from './env';
+import { authenticate } from './auth';
+import { errorBody, toErrorResponse, validationError } from './errors';
+import type { Logger } from './logger';
+import type { RouteDeps } from './routes/deps';
+import { compatRoutes } from './routes/compat';
+import { metaRoutes } from './routes/meta';
+import { operationRoutes } from './routes/operations';
+import { sessionRoutes } from './routes/sessions';
+
+export interface AppDeps extends RouteDeps {
+  logger: Logger;
+}
+
+/** An empty JSON body counts as `{}` (clients send a 0-byte body to `end`); the schema then decides. */
+const emptyJsonIsEmptyObject = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.req.method === 'POST' && /json/i.test(c.req.header('content-type') ?? '') && (await c.req.text()).trim() === '') {
+    c.req.bodyCache.json = Promise.resolve({});
+  }
+  return next();
+});
+
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.target, result.error);
+    },
+  });
+
+  app.use(async (c, next) => {
+    const requestId = randomUUID();
+    c.set('requestId', requestId);
+    c.set('logger', deps.logger);
+    await next();
+    c.res.headers.set('x-request-id', requestId);
+  });
+  app.use(
+    bodyLimit({
+      maxSize: deps.config.bodyLimitBytes,
+      onError: () => {
+        throw new DeckhandError('payload_too_large', `Request body is larger than ${deps.config.bodyLimitBytes} bytes`);
+      },
+    }),
+  );
+  app.use(emptyJsonIsEmptyObject);
+  app.use('/v1/*', authenticate(deps.config.apiKeys));
+
+  metaRoutes(app, deps);
+  sessionRoutes(app, deps);
+  operationRoutes(app, deps);
+  compatRoutes(app, deps);
+
+  app.notFound((c) => c.json(errorBody('route_not_found', `No route for ${c.req.method} ${c.req.path}`), 404));
+  app.onError((error, c) => toErrorResponse(c, error));
+  return app;
+}

@@ -1,0 +1,47 @@
+// The one error body, and the single place where thrown values become HTTP responses.
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ZodError } from 'zod';
+import { DeckhandError, isDeckhandError, type ErrorCode, type ValidationIssue } from '@deckhand/core';
+import type { ErrorResponse } from '@deckhand/contract';
+import type { AppEnv } from './env';
+
+export function errorBody(code: ErrorCode, message: string, issues?: ValidationIssue[]): ErrorResponse {
+  return issues ? { success: false, message, code, issues } : { success: false, message, code };
+}
+
+/** Zod issues of one request part (`body`, `header`, `path`) → our issues, with a readable summary. */
+export function validationError(target: string, error: ZodError): DeckhandError {
+  const prefix = target === 'json' ? 'body' : target === 'param' ? 'path' : target;
+  const issues = error.issues.map((issue) => ({
+    path: [prefix, ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }));
+  const summary = issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join('; ');
+  return new DeckhandError('validation_error', `Invalid request: ${summary}`, issues);
+}
+
+/** Maps anything thrown to a response. Unexpected errors get a generic message; detail goes to the log only. */
+export function toErrorResponse(c: Context<AppEnv>, error: unknown): Response {
+  const known = asDeckhandError(error);
+  if (known) {
+    c.get('logger')?.info('request failed', { requestId: c.get('requestId'), code: known.code, status: known.status });
+    return c.json(errorBody(known.code, known.message, known.issues), known.status as 400);
+  }
+  c.get('logger')?.error('unexpected error', {
+    requestId: c.get('requestId'),
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  });
+  return c.json(errorBody('internal_error', `Internal error (request id ${c.get('requestId')})`), 500);
+}
+
+/** The known errors, including Hono's own (malformed JSON, body too large). */
+export function asDeckhandError(error: unknown): DeckhandError | undefined {
+  if (isDeckhandError(error)) return error;
+  if (error instanceof HTTPException) {
+    if (error.status === 413) return new DeckhandError('payload_too_large', 'Request body is too large');
+    if (error.status === 400) return new DeckhandError('validation_error', error.message || 'Malformed request');
+    if (error.status === 415) return new DeckhandError('validation_error', 'Content-Type must be application/json');
+  }
+  return undefined;
+}

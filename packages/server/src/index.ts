@@ -1,0 +1,52 @@
+// Starts a Deckhand server: configuration from the environment, the session manager, the app, a listener.
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { createSessionManager, findChromium, loadCoreConfigFromEnv } from '@deckhand/core';
+import { createApp } from './app';
+import { loadServerConfig } from './config';
+import { createLogger } from './logger';
+import { listen } from './serve/listen';
+
+export { createApp } from './app';
+export { loadServerConfig, parseApiKeys } from './config';
+
+const specPath = fileURLToPath(new URL('../../../openapi.yaml', import.meta.url));
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  env: Record<string, string | undefined> = process.env,
+  options: { writeLog?: (line: string) => void } = {},
+): Promise<RunningServer> {
+  const config = loadServerConfig(env);
+  const coreConfig = loadCoreConfigFromEnv(env);
+  const logger = createLogger(config.logLevel, options.writeLog);
+  const sessions = createSessionManager(coreConfig);
+  const chromiumPath = () => {
+    try {
+      return findChromium(true, coreConfig.chromiumPath);
+    } catch {
+      return undefined;
+    }
+  };
+  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath });
+  const server = await listen({ fetch: app.fetch, host: config.host, port: config.port });
+  const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${server.port}`;
+  if (config.apiKeys.size === 0) {
+    logger.warn('no API keys configured: accepting unauthenticated requests (allowed because the server is bound to loopback)', { host: config.host });
+  }
+  logger.info('listening', { url, projects: new Set(config.apiKeys.values()).size });
+  return {
+    url,
+    port: server.port,
+    async close() {
+      await sessions.shutdown();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// Runs one session operation and answers as JSON or as an event stream, with the same result shape.
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'hono';
+import type { LogLine, OpContext } from '@deckhand/core';
+import type { AppEnv } from './env';
+import { asDeckhandError } from './errors';
+import { eventStream } from './sse';
+
+/** A boolean `streamResponse` in the body wins over the `x-stream-response` header. */
+export function wantsStream(bodyFlag: boolean | undefined, header: string | undefined): boolean {
+  return bodyFlag ?? header === 'true';
+}
+
+export interface Operation<T> {
+  stream: boolean;
+  run: (ctx: OpContext) => Promise<T>;
+  /** The success `data`; `{result, actionId}` unless given. */
+  shape?: (result: T, actionId: string) => Record<string, unknown>;
+  /** Response headers known once the result is (JSON answers only; a stream's headers are already sent). */
+  headers?: () => Record<string, string>;
+}
+
+const defaultShape = (result: unknown, actionId: string) => ({ result, actionId });
+
+export async function respond<T>(c: Context<AppEnv>, heartbeatMs: number, op: Operation<T>): Promise<Response> {
+  const logger = c.get('logger');
+  const requestId = c.get('requestId');
+  const shape = op.shape ?? defaultShape;
+  const debugLog = (line: LogLine) => logger.debug(line.message, { requestId, category: line.category });
+
+  if (!op.stream) {
+    const result = await op.run({ signal: c.req.raw.signal, log: debugLog });
+    for (const [name, value] of Object.entries(op.headers?.() ?? {})) c.header(name, value);
+    return c.json({ success: true, data: shape(result, randomUUID()) });
+  }
+
+  return eventStream({
+    heartbeatMs,
+    signal: c.req.raw.signal,
+    work: async (sink, signal) => {
+      try {
+        const result = await op.run({
+          signal,
+          log: (line) => {
+            debugLog(line);
+            sink.log(line);
+          },
+        });
+        sink.finished(shape(result, randomUUID()));
+      } catch (error) {
+        const known = asDeckhandError(error);
+        if (!known) logger.error('unexpected error in stream', { requestId, error: error instanceof Error ? error.stack : String(error) });
+        sink.error(known?.message ?? `Internal error (request id ${requestId})`, known?.code ?? 'internal_error');
+      }
+    },
+  });
+}
