@@ -1,0 +1,5 @@
+// @deckhand/client: typed access to a Deckhand server.
+export { createDeckhandClient, type DeckhandClient, type DeckhandClientOptions, type DeckhandSession, type CallOptions } from './client';
+export { DeckhandApiError } from './errors';
+export { readEvents } from './sse';
+export { bindOperations, type Operations } from './gen/operations.gen';
