@@ -16,8 +16,14 @@ export interface SnapshotElement {
   /** Current value of a field; "••••" when masked (password fields, values that came from variables). */
   value?: string;
   checked?: boolean | 'mixed';
+  /** Toggle buttons (aria-pressed). */
+  pressed?: boolean | 'mixed';
   /** Selected option label(s) of a select / listbox. */
   selected?: string;
+  /** Option labels of a select (the first few, then a "…N more" entry). */
+  options?: string[];
+  /** Selected within its widget (aria-selected: tab, option, treeitem) or aria-current. */
+  current?: boolean;
   expanded?: boolean;
   disabled?: boolean;
   required?: boolean;
@@ -26,6 +32,10 @@ export interface SnapshotElement {
   placeholder?: string;
   /** Scrollable container (overflow with content larger than the box). */
   scrollable?: boolean;
+  /** A generic element that takes clicks (onclick, or cursor:pointer not inherited from a parent). */
+  clickable?: boolean;
+  /** Heading level. */
+  level?: number;
 }
 
 export interface PageSnapshot {

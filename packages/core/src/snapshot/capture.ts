@@ -1,0 +1,115 @@
+// captureSnapshot: walks the frames, numbers the elements, masks secrets, renders the outline and
+// cuts it to the token budget (the rule is in truncate.ts).
+
+import type { Frame, Page } from 'playwright-core';
+import { DeckhandError } from '../errors.js';
+import { framePrefix, resolveSelector } from './frame-path.js';
+import { walkFrameTree } from './frame-tree.js';
+import { gapLine, renderLine } from './outline-line.js';
+import type { WalkNode } from './page-walker.js';
+import { estimateTokens } from './tokens.js';
+import { chooseLines, type CutLine } from './truncate.js';
+import type { PageSnapshot, SnapshotElement } from './types.js';
+
+export interface SnapshotOptions {
+  /** Start from this frame instead of the page's main frame. */
+  frame?: Frame;
+  /** Only the subtree of this element: CSS or (deep) XPath, resolved from the starting frame. */
+  selector?: string;
+  /** Token budget of the outline; larger outlines are cut. */
+  tokenBudget?: number;
+  /** The instruction the snapshot serves: its words pick what survives a cut. */
+  instruction?: string;
+  /** Values that came from variables: shown as masked wherever they appear. */
+  maskValues?: string[];
+}
+
+export const DEFAULT_TOKEN_BUDGET = 20_000;
+export const MASK = '••••';
+
+export async function captureSnapshot(page: Page, options: SnapshotOptions = {}): Promise<PageSnapshot> {
+  const start = options.frame ?? page.mainFrame();
+  let frame = start;
+  let root;
+  if (options.selector) {
+    const found = await resolveSelector(start, options.selector);
+    if (!found) throw new DeckhandError('unprocessable', `selector matched no element: ${options.selector}`);
+    frame = found.frame;
+    root = found.handle;
+  }
+  const [walk, prefix] = await Promise.all([walkFrameTree(frame, root), framePrefix(frame)]);
+
+  const secrets = (options.maskValues ?? []).filter((v) => v.length > 0);
+  const elements = new Map<string, SnapshotElement>();
+  const ids: (string | undefined)[] = [];
+  let next = 1;
+  for (const node of walk.nodes) {
+    if (node.value !== undefined && !node.secret && secrets.some((s) => node.value!.includes(s))) node.value = MASK;
+    if (!node.ref) {
+      ids.push(undefined);
+      continue;
+    }
+    const id = String(next++);
+    ids.push(id);
+    elements.set(id, toElement(id, node, prefix));
+  }
+
+  const header = headerLine(walk.title, page.url(), walk.scrollY, walk.scrollHeight, walk.viewportHeight, options.selector);
+  const lines = walk.nodes.map((n, i) => renderLine(n, ids[i]));
+  const budget = options.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
+  let text = [header, ...lines].join('\n');
+  let truncated = false;
+  if (estimateTokens(text) > budget) {
+    truncated = true;
+    text = cutOutline(header, walk.nodes, lines, ids, elements, budget, options.instruction);
+  }
+  // Variable values must not leak through names or text either (a page may echo what was typed).
+  for (const s of secrets) text = text.split(s).join(MASK);
+  return { text, elements, truncated, tokens: estimateTokens(text), url: page.url() };
+}
+
+function toElement(id: string, node: WalkNode, prefix: string): SnapshotElement {
+  const el: SnapshotElement = { id, role: node.role ?? 'generic', name: node.name ?? '', tag: node.tag ?? '', xpath: prefix + (node.xpath ?? '') };
+  const copy = ['value', 'checked', 'pressed', 'selected', 'options', 'expanded', 'href', 'placeholder', 'level'] as const;
+  for (const k of copy) if (node[k] !== undefined) (el as unknown as Record<string, unknown>)[k] = node[k];
+  for (const k of ['disabled', 'required', 'scrollable', 'current', 'clickable'] as const) if (node[k]) el[k] = true;
+  return el;
+}
+
+function headerLine(title: string, url: string, scrollY: number, scrollHeight: number, viewport: number, selector?: string): string {
+  let line = `page ${JSON.stringify(title)} ${url}`;
+  if (scrollHeight > viewport + 1) line += ` (scrolled ${scrollY} of ${scrollHeight - viewport}px)`;
+  if (selector) line += ` scope=${JSON.stringify(selector)}`;
+  return line;
+}
+
+function cutOutline(header: string, nodes: WalkNode[], lines: string[], ids: (string | undefined)[], elements: Map<string, SnapshotElement>, budget: number, instruction?: string): string {
+  const cut: CutLine[] = nodes.map((n, i) => ({
+    depth: n.depth,
+    text: lines[i],
+    haystack: [n.name, n.text, n.value, n.href].filter(Boolean).join(' ').toLowerCase(),
+    // Text has no box of its own here: it counts as visible when a neighbouring element is.
+    inView: n.inView === 1 || (n.text !== undefined && (nodes[i - 1]?.inView === 1 || nodes[i + 1]?.inView === 1)),
+  }));
+  // Room for the header, the note and the `…` markers between kept runs.
+  const reserve = estimateTokens(header) + 60 + Math.ceil(budget * 0.05);
+  const keep = chooseLines(cut, Math.max(0, budget - reserve), instruction);
+  const out: string[] = [];
+  let last = -1;
+  for (const i of keep) {
+    if (i > last + 1) out.push(gapLine(nodes[last + 1].depth));
+    out.push(lines[i]);
+    last = i;
+  }
+  if (last < nodes.length - 1) out.push(gapLine(nodes[last + 1].depth));
+  const shown = new Set(keep.map((i) => ids[i]).filter(Boolean));
+  let omitted = 0;
+  for (const id of [...elements.keys()]) {
+    if (!shown.has(id)) {
+      elements.delete(id);
+      omitted++;
+    }
+  }
+  const note = `[cut: ${omitted} elements and ${nodes.length - keep.length} lines omitted (…); the outline exceeded the budget of ${budget} tokens. Kept first: lines matching the instruction, then the viewport, then the page from the top. Scroll, or snapshot with a selector, to see the rest.]`;
+  return [header, note, ...out].join('\n');
+}

@@ -1,0 +1,36 @@
+// Walks a frame and every frame below it in parallel, one evaluate per frame (out-of-process
+// frames included), and stitches each child frame's lines under its owner element's line.
+
+import type { ElementHandle, Frame } from 'playwright-core';
+import { inPage } from './in-page.js';
+import { walkFrame, type WalkArgs, type WalkResult } from './page-walker.js';
+
+const walkScript = inPage(walkFrame);
+
+/** Lines of `frame` and its descendant frames; xpaths are deep, relative to `frame`'s document. */
+export async function walkFrameTree(frame: Frame, root?: ElementHandle<Element>): Promise<WalkResult> {
+  const children = frame.childFrames();
+  // Child walks do not depend on the parent's: start them first so all frames run concurrently.
+  const childWalks = children.map((c) => walkFrameTree(c).catch(() => null));
+  const owners = await Promise.all(children.map((c) => c.frameElement().catch(() => null)));
+  // Playwright turns the handles back into the page's elements; its Unboxed<> type is too deep for tsc.
+  const args = { frameOwners: owners, root } as unknown as WalkArgs;
+  const own = JSON.parse(await (frame.evaluate as (fn: typeof walkScript, arg: WalkArgs) => Promise<string>)(walkScript, args)) as WalkResult;
+  const subs = await Promise.all(childWalks);
+  if (!subs.some(Boolean)) return own;
+
+  const nodes = [];
+  for (const node of own.nodes) {
+    nodes.push(node);
+    const sub = node.frame === undefined ? null : subs[node.frame];
+    if (!sub) continue;
+    for (const inner of sub.nodes) {
+      inner.depth += node.depth + 1;
+      if (inner.xpath) inner.xpath = node.xpath + inner.xpath;
+      // A frame's own viewport test knows nothing of where the frame sits on the page.
+      if (!node.inView) delete inner.inView;
+      nodes.push(inner);
+    }
+  }
+  return { ...own, nodes };
+}
