@@ -1,0 +1,23 @@
+// An action that could not be done for a reason the caller should read (act reports success: false).
+import type { ElementHandle } from 'playwright-core';
+
+export class ActionFailure extends Error {
+  override readonly name = 'ActionFailure';
+}
+
+/** Why Playwright refused an element, in words: the element's state first, else Playwright's reason. */
+export async function explainRefusal(element: ElementHandle<Element>, error: unknown): Promise<ActionFailure> {
+  if (error instanceof ActionFailure) return error;
+  const state = await element
+    .evaluate((el) => ({
+      connected: el.isConnected,
+      disabled: (el as HTMLInputElement).disabled === true || el.getAttribute('aria-disabled') === 'true',
+      visible: el.checkVisibility(),
+    }))
+    .catch(() => ({ connected: false, disabled: false, visible: false }));
+  if (!state.connected) return new ActionFailure('Element is no longer attached to the page');
+  if (state.disabled) return new ActionFailure('Element is disabled');
+  if (!state.visible) return new ActionFailure('Element is not visible');
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+  return new ActionFailure(message.replace(/^[\w.]+: (Error: )?/, ''));
+}

@@ -1,0 +1,101 @@
+// The Action methods an act can run without a model, one small handler each.
+import type { ElementHandle, Frame, Page } from 'playwright-core';
+import type { Resolution } from '../dom/resolve-target.js';
+import { ActionFailure } from './action-failure.js';
+
+export interface ActionTarget {
+  page: Page;
+  frame: Frame;
+  /** Absent only for methods that can act on the page itself (press with no selector). */
+  element?: ElementHandle<Element>;
+  /** Arguments with variables already substituted. */
+  args: string[];
+  /** Bound for each Playwright wait (actionability, scrolling). */
+  timeoutMs: number;
+  /** Resolves a second selector in the same frame (dragAndDrop's target). */
+  resolve(selector: string): Promise<Resolution>;
+}
+
+export interface ActionMethod {
+  /** Whether the method can run without a selector. */
+  pageLevel?: boolean;
+  /** A past-tense phrase for log lines and messages. */
+  verb: string;
+  run(target: ActionTarget): Promise<void>;
+}
+
+export const ACTION_METHODS: Record<string, ActionMethod> = {
+  click: { verb: 'clicked', run: ({ element, timeoutMs }) => need(element).click({ timeout: timeoutMs }) },
+  fill: { verb: 'filled', run: ({ element, args, timeoutMs }) => need(element).fill(arg(args, 0), { timeout: timeoutMs }) },
+  type: {
+    verb: 'typed into',
+    run: async ({ page, element, args }) => {
+      await need(element).focus();
+      await page.keyboard.type(arg(args, 0));
+    },
+  },
+  press: {
+    pageLevel: true,
+    verb: 'pressed a key on',
+    run: ({ page, element, args, timeoutMs }) =>
+      element ? element.press(arg(args, 0), { timeout: timeoutMs }) : page.keyboard.press(arg(args, 0)),
+  },
+  hover: { verb: 'hovered', run: ({ element, timeoutMs }) => need(element).hover({ timeout: timeoutMs }) },
+  scrollIntoView: {
+    verb: 'scrolled into view',
+    run: ({ element, timeoutMs }) => need(element).scrollIntoViewIfNeeded({ timeout: timeoutMs }),
+  },
+  scrollTo: {
+    verb: 'scrolled',
+    run: async ({ element, args }) => {
+      const percent = Number.parseFloat(arg(args, 0).replace('%', ''));
+      if (!Number.isFinite(percent)) throw new ActionFailure('scrollTo needs a percentage such as "50%"');
+      await need(element).evaluate((el, pct) => {
+        const box = el === document.documentElement || el === document.body ? document.scrollingElement! : el;
+        box.scrollTo({ top: ((box.scrollHeight - box.clientHeight) * Math.min(100, Math.max(0, pct))) / 100 });
+      }, percent);
+    },
+  },
+  nextChunk: { verb: 'scrolled down', run: ({ element }) => scrollByChunk(need(element), 1) },
+  prevChunk: { verb: 'scrolled up', run: ({ element }) => scrollByChunk(need(element), -1) },
+  selectOptionFromDropdown: {
+    verb: 'selected an option in',
+    run: async ({ element, args, timeoutMs }) => {
+      const selected = await need(element).selectOption(arg(args, 0), { timeout: timeoutMs });
+      if (selected.length === 0) throw new ActionFailure('No option matches the given value or label');
+    },
+  },
+  check: { verb: 'checked', run: ({ element, timeoutMs }) => need(element).check({ timeout: timeoutMs }) },
+  uncheck: { verb: 'unchecked', run: ({ element, timeoutMs }) => need(element).uncheck({ timeout: timeoutMs }) },
+  dragAndDrop: {
+    verb: 'dragged',
+    run: async ({ page, element, args, timeoutMs, resolve }) => {
+      const drop = await resolve(arg(args, 0));
+      if (!drop.found) throw new ActionFailure(`Drop target: ${drop.reason}`);
+      await need(element).hover({ timeout: timeoutMs });
+      await page.mouse.down();
+      await drop.target.element.hover({ timeout: timeoutMs });
+      await page.mouse.up();
+    },
+  },
+};
+
+/** One chunk is one viewport for the page, one visible height for an inner scroller. */
+async function scrollByChunk(element: ElementHandle<Element>, direction: 1 | -1): Promise<void> {
+  await element.evaluate((el, sign) => {
+    const isPage = el === document.documentElement || el === document.body;
+    const box = isPage ? document.scrollingElement! : el;
+    box.scrollBy({ top: sign * (isPage ? window.innerHeight : el.clientHeight) });
+  }, direction);
+}
+
+function need(element: ElementHandle<Element> | undefined): ElementHandle<Element> {
+  if (!element) throw new ActionFailure('This method needs a selector');
+  return element;
+}
+
+function arg(args: string[], index: number): string {
+  const value = args[index];
+  if (value === undefined) throw new ActionFailure(`Missing argument ${index + 1}`);
+  return value;
+}

@@ -1,0 +1,77 @@
+// Runs one Action without a model: resolve the target, act, wait for the page to settle. A target that
+// is missing or refuses the action is a result (success: false), not an error.
+import type { CoreConfig } from '../config.js';
+import { NetworkMonitor } from '../dom/network-monitor.js';
+import { resolveTarget } from '../dom/resolve-target.js';
+import { waitForSettle } from '../dom/settle.js';
+import { isDeckhandError } from '../errors.js';
+import { Deadline } from '../session/deadline.js';
+import type { OperationScope } from '../session/operation-scope.js';
+import type { Action, ActRequest, ActResult } from '../types.js';
+import { ACTION_METHODS } from './action-methods.js';
+import { ActionFailure, explainRefusal } from './action-failure.js';
+import { redactVariables, substituteVariables } from './variables.js';
+
+type Tuning = Pick<CoreConfig, 'actionabilityTimeoutMs' | 'settleQuietMs'>;
+
+export async function performAction(scope: OperationScope, request: ActRequest & { input: Action }, tuning: Tuning): Promise<ActResult> {
+  const action = request.input;
+  const variables = request.options?.variables;
+  const method = action.method ?? 'click';
+  const selector = action.selector ?? '';
+  const report = (success: boolean, message: string): ActResult => ({
+    success,
+    message: redactVariables(message, variables),
+    actionDescription: action.description ?? `${method} ${selector}`.trim(),
+    actions: [action],
+  });
+
+  const handler = Object.hasOwn(ACTION_METHODS, method) ? ACTION_METHODS[method]! : undefined;
+  if (!handler) return report(false, `Unknown action method "${method}"`);
+  if (!selector && !handler.pageLevel) return report(false, `Action "${method}" needs a selector`);
+
+  const frame = await scope.frame(request.frameId);
+  const page = frame.page();
+  const deadline = new Deadline(scope.signal, request.options?.timeout ?? scope.settings.actTimeoutMs, 'act');
+  const network = new NetworkMonitor(page);
+  const waitMs = () => deadline.remaining(tuning.actionabilityTimeoutMs);
+  try {
+    return await deadline.race(
+      (async () => {
+        const resolution = selector ? await resolveTarget(frame, selector, waitMs()) : undefined;
+        if (resolution && !resolution.found) return report(false, resolution.reason);
+        const target = resolution?.target;
+        try {
+          await handler.run({
+            page,
+            frame: target?.frame ?? frame,
+            element: target?.element,
+            args: (action.arguments ?? []).map((value) => substituteVariables(value, variables)),
+            timeoutMs: waitMs(),
+            resolve: (other) => resolveTarget(target?.frame ?? frame, other, waitMs()),
+          });
+        } catch (error) {
+          if (page.isClosed() || isDeckhandError(error)) throw error;
+          const failure = target ? await explainRefusal(target.element, error) : asFailure(error);
+          scope.log({ category: 'action', message: `${method} on ${selector || 'the page'} failed`, level: 1 });
+          return report(false, failure.message);
+        }
+        scope.log({ category: 'action', message: `${handler.verb} ${selector || 'the page'}`, level: 1 });
+        const settled = await waitForSettle(page, network, {
+          quietMs: tuning.settleQuietMs,
+          timeoutMs: deadline.remaining(scope.settings.domSettleTimeoutMs),
+        });
+        if (!settled) scope.log({ category: 'action', message: 'page did not settle before the bound; continuing', level: 2 });
+        return report(true, `Action [${method}] performed successfully on selector: ${selector || 'the page'}`);
+      })(),
+    );
+  } finally {
+    network.dispose();
+    deadline.dispose();
+  }
+}
+
+function asFailure(error: unknown): ActionFailure {
+  if (error instanceof ActionFailure) return error;
+  return new ActionFailure((error instanceof Error ? error.message : String(error)).split('\n')[0]!);
+}

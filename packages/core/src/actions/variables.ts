@@ -1,0 +1,24 @@
+// %name% placeholders: replaced by their values only at the moment of execution, and any value that
+// finds its way into a message is turned back into its placeholder.
+import type { Variables, VariableValue } from '../types.js';
+
+export function substituteVariables(text: string, variables: Variables | undefined): string {
+  if (!variables) return text;
+  return text.replace(/%([A-Za-z0-9_.-]+)%/g, (placeholder, name: string) =>
+    Object.hasOwn(variables, name) ? String(valueOf(variables[name]!)) : placeholder,
+  );
+}
+
+export function redactVariables(text: string, variables: Variables | undefined): string {
+  if (!variables) return text;
+  // Longest values first, so a value that contains another is replaced whole.
+  const entries = Object.entries(variables)
+    .map(([name, value]) => [name, String(valueOf(value))] as const)
+    .filter(([, value]) => value.length > 0)
+    .sort((a, b) => b[1].length - a[1].length);
+  return entries.reduce((redacted, [name, value]) => redacted.split(value).join(`%${name}%`), text);
+}
+
+function valueOf(variable: VariableValue): string | number | boolean {
+  return typeof variable === 'object' ? variable.value : variable;
+}

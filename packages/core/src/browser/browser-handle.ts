@@ -1,0 +1,16 @@
+// What a session holds of its browser, whether Deckhand launched it or attached to it.
+import type { BrowserContext } from 'playwright-core';
+
+export interface BrowserHandle {
+  /** The context the session drives; its first page is the session's page. */
+  readonly context: BrowserContext;
+  /** Browser-level DevTools websocket another client can attach to with connectOverCDP. */
+  readonly cdpUrl: string;
+  /** The browser process, when Deckhand launched it. */
+  readonly pid?: number;
+  isConnected(): boolean;
+  /** Runs once if the browser goes away without close() (crash, kill, remote end). */
+  onLost(listener: () => void): void;
+  /** Kills a launched browser (and its temp profile); only disconnects from an attached one. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,17 @@
+// Picks the browser for a new session: attach when the request names a cdpUrl, else launch our own.
+import type { CoreConfig } from '../config.js';
+import type { StartRequest, Viewport } from '../types.js';
+import { attachOverCdp } from './attach-cdp.js';
+import type { BrowserHandle } from './browser-handle.js';
+import { launchLocalBrowser } from './launch-local.js';
+
+const DEFAULT_VIEWPORT: Viewport = { width: 1024, height: 768 };
+
+export function openBrowser(req: StartRequest, config: CoreConfig): Promise<BrowserHandle> {
+  const launchOptions = req.browser?.launchOptions ?? {};
+  const cdpUrl = req.browser?.cdpUrl ?? launchOptions.cdpUrl;
+  if (cdpUrl) return attachOverCdp(cdpUrl, launchOptions.connectTimeoutMs);
+  const viewport =
+    launchOptions.viewport ?? req.browserbaseSessionCreateParams?.browserSettings?.viewport ?? DEFAULT_VIEWPORT;
+  return launchLocalBrowser(launchOptions, viewport, config);
+}

@@ -1,0 +1,51 @@
+// Core configuration: read once at the edge (env, CLI) into this typed object and passed down.
+
+export interface CoreConfig {
+  /** Live sessions allowed at once, across all projects. */
+  maxSessions: number;
+  /** A session with no operation for this long is ended (state expired). */
+  idleTimeoutMs: number;
+  /** Absolute lifetime of a session. */
+  maxSessionMs: number;
+  /** Chromium binary; auto-detected when absent. */
+  chromiumPath?: string;
+  /** Default for sessions that do not say; launchOptions.headless wins. */
+  headless: boolean;
+  /** Ended session ids remembered (so later calls get 410, not 404). */
+  tombstoneLimit: number;
+  /** How long an action waits for its target to appear and become actionable. */
+  actionabilityTimeoutMs: number;
+  /** Network and DOM must stay quiet this long for the page to count as settled. */
+  settleQuietMs: number;
+  /** Settle bound when the start request has no domSettleTimeoutMs. */
+  defaultDomSettleTimeoutMs: number;
+}
+
+export const DEFAULT_CORE_CONFIG: CoreConfig = {
+  maxSessions: 16,
+  idleTimeoutMs: 10 * 60_000,
+  maxSessionMs: 60 * 60_000,
+  headless: true,
+  tombstoneLimit: 10_000,
+  actionabilityTimeoutMs: 3_000,
+  settleQuietMs: 500,
+  defaultDomSettleTimeoutMs: 10_000,
+};
+
+export function loadCoreConfigFromEnv(env: Record<string, string | undefined>): CoreConfig {
+  return {
+    ...DEFAULT_CORE_CONFIG,
+    maxSessions: positiveInt(env.DECKHAND_MAX_SESSIONS, DEFAULT_CORE_CONFIG.maxSessions),
+    idleTimeoutMs: positiveInt(env.DECKHAND_IDLE_TIMEOUT_MS, DEFAULT_CORE_CONFIG.idleTimeoutMs),
+    maxSessionMs: positiveInt(env.DECKHAND_MAX_SESSION_MS, DEFAULT_CORE_CONFIG.maxSessionMs),
+    chromiumPath: env.DECKHAND_CHROMIUM_PATH || undefined,
+    headless: !['false', '0', 'no'].includes((env.DECKHAND_HEADLESS ?? '').toLowerCase()),
+  };
+}
+
+function positiveInt(raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`Expected a positive integer, got "${raw}"`);
+  return n;
+}

@@ -1,0 +1,80 @@
+// The visible text of a frame (or of one element in it) in document order, walking the flat tree:
+// shadow roots (open and closed) and slotted content, with each child frame's text spliced in where
+// its <iframe> sits. Block boxes become line breaks; runs of whitespace collapse.
+import type { ElementHandle, Frame } from 'playwright-core';
+
+type TextPart = string | { frame: number };
+
+export async function visibleTextOf(frame: Frame, scope?: ElementHandle<Element>): Promise<string> {
+  return normaliseWhitespace(await rawTextOf(frame, scope));
+}
+
+async function rawTextOf(frame: Frame, scope?: ElementHandle<Element>): Promise<string> {
+  const children = frame.childFrames();
+  const owners = await Promise.all(children.map((child) => child.frameElement().catch(() => null)));
+  const parts = await frame.evaluate(collectTextParts, {
+    scope: scope ?? null,
+    owners: owners.filter((owner): owner is ElementHandle<HTMLIFrameElement | HTMLFrameElement> => owner !== null),
+  });
+  const present = children.filter((_, index) => owners[index] !== null);
+  const texts = await Promise.all(
+    parts.map((part) =>
+      typeof part === 'string' ? part : rawTextOf(present[part.frame]!).then((text) => `\n${text}\n`, () => ''),
+    ),
+  );
+  return texts.join('');
+}
+
+function normaliseWhitespace(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** In-page. No named inner functions: a transpiler's name helpers would not exist in the page. */
+function collectTextParts({ scope, owners }: { scope: Element | null; owners: Element[] }): TextPart[] {
+  const closedRoots = (window as unknown as Record<string, WeakMap<Element, ShadowRoot> | undefined>)[
+    '__deckhandClosedRoots'
+  ];
+  const skipped = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link']);
+  const lineBreak = {};
+  const parts: TextPart[] = [];
+  const stack: Array<Node | object> = [scope ?? document.documentElement];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (item === lineBreak) {
+      parts.push('\n');
+      continue;
+    }
+    const node = item as Node;
+    if (node.nodeType === Node.TEXT_NODE) {
+      const parent = node.parentElement;
+      if (!parent || parent.checkVisibility({ visibilityProperty: true })) parts.push(node.textContent ?? '');
+      continue;
+    }
+    if (!(node instanceof Element)) continue;
+    const tag = node.localName.toLowerCase();
+    if (skipped.has(tag) || !node.checkVisibility()) continue;
+    const ownerIndex = owners.indexOf(node);
+    if (ownerIndex >= 0) {
+      parts.push({ frame: ownerIndex });
+      continue;
+    }
+    const display = getComputedStyle(node).display;
+    const block = display !== 'contents' && !display.startsWith('inline');
+    const root = node.shadowRoot ?? closedRoots?.get(node) ?? null;
+    let children: Node[];
+    if (node instanceof HTMLSlotElement) {
+      const assigned = node.assignedNodes();
+      children = assigned.length > 0 ? assigned : Array.from(node.childNodes);
+    } else {
+      children = Array.from((root ?? node).childNodes);
+    }
+    if (block) stack.push(lineBreak);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    if (block) stack.push(lineBreak);
+  }
+  return parts;
+}

@@ -1,0 +1,83 @@
+// Navigates a frame (the active page's main frame by default) and reports the main response in the
+// shape of CDP's Network.Response, without its body.
+import { randomUUID } from 'node:crypto';
+import type { Response } from 'playwright-core';
+import { DeckhandError, isDeckhandError } from '../errors.js';
+import { Deadline } from '../session/deadline.js';
+import type { OperationScope } from '../session/operation-scope.js';
+import type { NavigateRequest, NavigateResult, NetworkResponse } from '../types.js';
+
+/** Schemes a session may open; file:, chrome: and friends would reach into the server itself. */
+const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'about:', 'data:']);
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export async function navigate(scope: OperationScope, request: NavigateRequest): Promise<NavigateResult | null> {
+  const url = checkedUrl(request.url);
+  const frame = await scope.frame(request.frameId);
+  const timeout = request.options?.timeout ?? DEFAULT_TIMEOUT_MS;
+  const deadline = new Deadline(scope.signal, timeout, 'navigate');
+  try {
+    const response = await deadline.race(
+      frame.goto(url, {
+        referer: request.options?.referer,
+        timeout,
+        waitUntil: request.options?.waitUntil ?? 'load',
+      }),
+    );
+    scope.log({ category: 'navigate', message: `navigated to ${frame.url()}`, level: 1 });
+    if (!response) return null;
+    return {
+      requestId: randomUUID(),
+      frameId: await scope.frameIdOf(frame),
+      response: await networkResponseOf(response),
+    };
+  } catch (error) {
+    throw asNavigationError(error, url);
+  } finally {
+    deadline.dispose();
+  }
+}
+
+function checkedUrl(raw: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new DeckhandError('validation_error', `Invalid URL "${raw}"`, [{ path: 'url', message: 'not an absolute URL' }]);
+  }
+  if (!ALLOWED_SCHEMES.has(parsed.protocol)) {
+    throw new DeckhandError('validation_error', `URL scheme "${parsed.protocol}" is not allowed`, [
+      { path: 'url', message: 'use http, https, about or data' },
+    ]);
+  }
+  return parsed.href;
+}
+
+async function networkResponseOf(response: Response): Promise<NetworkResponse> {
+  const [headers, server, security] = await Promise.all([
+    response.allHeaders(),
+    response.serverAddr(),
+    response.securityDetails(),
+  ]);
+  return {
+    url: response.url(),
+    status: response.status(),
+    statusText: response.statusText(),
+    headers,
+    mimeType: (headers['content-type'] ?? '').split(';')[0]!.trim(),
+    ...(server && { remoteIPAddress: server.ipAddress, remotePort: server.port }),
+    ...(security?.protocol && { protocol: security.protocol }),
+    fromServiceWorker: response.fromServiceWorker(),
+  };
+}
+
+function asNavigationError(error: unknown, url: string): Error {
+  if (isDeckhandError(error)) return error;
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return new DeckhandError('timeout', `Navigation to ${url} timed out`);
+  }
+  const netError = /net::ERR_[A-Z_]+/.exec(message)?.[0];
+  if (netError) return new DeckhandError('navigation_failed', `Navigation to ${url} failed: ${netError}`);
+  return error instanceof Error ? error : new Error(message);
+}

@@ -1,0 +1,41 @@
+// Bounds one operation: the caller's signal (client gone, server shutting down) plus an optional
+// timeout, combined so inner waits can ask how long they may still take.
+import { DeckhandError } from '../errors.js';
+
+export class Deadline {
+  readonly signal: AbortSignal;
+  private readonly at: number;
+  private readonly timer?: NodeJS.Timeout;
+
+  constructor(parent: AbortSignal, timeoutMs: number | undefined, what: string) {
+    this.at = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
+    const own = new AbortController();
+    if (timeoutMs !== undefined) {
+      this.timer = setTimeout(() => own.abort(new DeckhandError('timeout', `${what} timed out after ${timeoutMs} ms`)), timeoutMs);
+    }
+    this.signal = AbortSignal.any([parent, own.signal]);
+  }
+
+  /** Milliseconds left, capped (Playwright wants finite timeouts); at least 1 so 0 never means "forever". */
+  remaining(cap: number): number {
+    return Math.max(1, Math.min(cap, this.at - Date.now()));
+  }
+
+  /** The work's outcome, or the abort reason as soon as the deadline passes or the caller gives up. */
+  race<T>(work: Promise<T>): Promise<T> {
+    if (this.signal.aborted) return Promise.reject(abortReason(this.signal));
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(abortReason(this.signal));
+      this.signal.addEventListener('abort', onAbort, { once: true });
+      work.then(resolve, reject).finally(() => this.signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new DeckhandError('timeout', 'The operation was cancelled');
+}

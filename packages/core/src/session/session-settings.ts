@@ -1,0 +1,31 @@
+// The per-session settings a start request carries, normalised once.
+import type { CoreConfig } from '../config.js';
+import type { StartRequest } from '../types.js';
+
+export interface SessionSettings {
+  modelName: string;
+  /** Upper bound on waiting for the page to settle after an action. */
+  domSettleTimeoutMs: number;
+  /** 0 errors only, 1 info, 2 debug: log lines above this level are not emitted. */
+  verbose: 0 | 1 | 2;
+  systemPrompt?: string;
+  selfHeal: boolean;
+  actTimeoutMs?: number;
+  experimental: boolean;
+  waitForCaptchaSolves: boolean;
+  enableCaching: boolean;
+}
+
+export function settingsFrom(req: StartRequest, config: CoreConfig): SessionSettings {
+  return {
+    modelName: req.modelName,
+    domSettleTimeoutMs: req.domSettleTimeoutMs ?? config.defaultDomSettleTimeoutMs,
+    verbose: req.verbose === undefined ? 1 : (Number(req.verbose) as 0 | 1 | 2),
+    systemPrompt: req.systemPrompt,
+    selfHeal: req.selfHeal ?? true,
+    actTimeoutMs: req.actTimeoutMs,
+    experimental: req.experimental ?? false,
+    waitForCaptchaSolves: req.waitForCaptchaSolves ?? false,
+    enableCaching: req.enableCaching ?? true,
+  };
+}

@@ -1,0 +1,209 @@
+// A browser session: its browser, settings, active page, operation queue and history. Every
+// operation takes the session's turn, is recorded for replay, and fails with session_gone once the
+// session has ended, crashed or expired.
+import { randomUUID } from 'node:crypto';
+import type { Frame } from 'playwright-core';
+import { performAction } from '../actions/perform-action.js';
+import type { BrowserHandle } from '../browser/browser-handle.js';
+import type { CoreConfig } from '../config.js';
+import { findFrameById, frameIdOf } from '../dom/frame-lookup.js';
+import { DeckhandError, isDeckhandError } from '../errors.js';
+import { extractText } from '../operations/extract-text.js';
+import { navigate } from '../operations/navigate.js';
+import type {
+  ActRequest,
+  ActResult,
+  Action,
+  ExtractRequest,
+  FrameId,
+  LogLine,
+  NavigateRequest,
+  NavigateResult,
+  ReplayResult,
+} from '../types.js';
+import { ActivePage } from './active-page.js';
+import { SessionHistory } from './history.js';
+import type { OpContext, OperationScope } from './operation-scope.js';
+import { OperationQueue } from './operation-queue.js';
+import { recordedParameters } from './recorded-parameters.js';
+import type { SessionSettings } from './session-settings.js';
+import type { EndReason } from './tombstones.js';
+
+export type SessionState = 'starting' | 'ready' | 'busy' | EndReason;
+
+export interface SessionInit {
+  projectId: string;
+  settings: SessionSettings;
+  browser: BrowserHandle;
+  config: CoreConfig;
+  modelApiKey?: string;
+  /** Told once when the session stops for any reason (end, crash, expiry). */
+  onStop: (session: Session, reason: EndReason) => void;
+}
+
+export const GONE_MESSAGES: Record<EndReason, string> = {
+  ended: 'Session has ended',
+  crashed: 'Session is gone: its browser crashed or was closed',
+  expired: 'Session expired (idle or maximum duration reached)',
+};
+
+export class Session {
+  readonly id = randomUUID();
+  readonly projectId: string;
+  readonly settings: SessionSettings;
+  readonly startedAt = Date.now();
+  readonly #modelApiKey?: string;
+  #state: SessionState = 'ready';
+  readonly #browser: BrowserHandle;
+  readonly #config: CoreConfig;
+  readonly #onStop: SessionInit['onStop'];
+  readonly #queue = new OperationQueue();
+  readonly #history = new SessionHistory();
+  readonly #pages: ActivePage;
+  #idleTimer?: NodeJS.Timeout;
+  readonly #lifetimeTimer: NodeJS.Timeout;
+  #closing?: Promise<void>;
+
+  constructor(init: SessionInit) {
+    this.projectId = init.projectId;
+    this.settings = init.settings;
+    this.#modelApiKey = init.modelApiKey;
+    this.#browser = init.browser;
+    this.#config = init.config;
+    this.#onStop = init.onStop;
+    this.#pages = new ActivePage(init.browser.context);
+    init.browser.onLost(() => void this.stop('crashed'));
+    this.#lifetimeTimer = setTimeout(() => void this.stop('expired'), init.config.maxSessionMs);
+    this.#lifetimeTimer.unref();
+    this.#armIdleTimer();
+  }
+
+  get state(): SessionState {
+    return this.#state;
+  }
+
+  /** Browser-level DevTools websocket of this session's browser. */
+  get cdpUrl(): string {
+    return this.#browser.cdpUrl;
+  }
+
+  /** The browser process, when Deckhand launched it. */
+  get browserPid(): number | undefined {
+    return this.#browser.pid;
+  }
+
+  /** The model key from x-model-api-key. Never log or store it elsewhere. */
+  get modelApiKey(): string | undefined {
+    return this.#modelApiKey;
+  }
+
+  navigate(req: NavigateRequest, ctx: OpContext): Promise<NavigateResult | null> {
+    return this.perform('navigate', recordedParameters(req), ctx, (scope) => navigate(scope, req));
+  }
+
+  async act(req: ActRequest, ctx: OpContext): Promise<ActResult> {
+    const input = req.input;
+    if (typeof input === 'string') {
+      throw new DeckhandError('not_implemented', 'Natural-language act needs the model layer, which is not available yet');
+    }
+    return this.perform('act', recordedParameters(req), ctx, (scope) =>
+      performAction(scope, { ...req, input: input as Action }, this.#config),
+    );
+  }
+
+  async extract(req: ExtractRequest, ctx: OpContext): Promise<unknown> {
+    if (req.instruction !== undefined || req.schema !== undefined) {
+      throw new DeckhandError('not_implemented', 'extract with an instruction or schema needs the model layer, which is not available yet');
+    }
+    return this.perform('extract', recordedParameters(req), ctx, (scope) => extractText(scope, req));
+  }
+
+  replay(): ReplayResult {
+    return this.#history.replay();
+  }
+
+  /**
+   * Runs an operation in the session's turn and records it. The extension point for operations
+   * built elsewhere (model-driven act, observe, extract, agent): `parameters` must already be free of
+   * variable values and keys (see recordedParameters).
+   */
+  perform<T>(method: string, parameters: unknown, ctx: OpContext, operation: (scope: OperationScope) => Promise<T>): Promise<T> {
+    this.#assertLive();
+    return this.#queue.run(async () => {
+      this.#assertLive();
+      this.#state = 'busy';
+      clearTimeout(this.#idleTimer);
+      const page = await this.#pages.current();
+      const record = this.#history.begin(method, parameters, page.url());
+      try {
+        const result = await operation(this.#scope(ctx, page, record));
+        this.#history.finish(record, result, (await this.#pages.current()).url());
+        return result;
+      } catch (error) {
+        const failure = this.#asOperationError(error);
+        this.#history.finish(record, { error: failure.message }, this.#isLive() ? (await this.#pages.current()).url() : page.url());
+        throw failure;
+      } finally {
+        if (this.#isLive() && this.#queue.size <= 1) {
+          this.#state = 'ready';
+          this.#armIdleTimer();
+        }
+      }
+    }, ctx.signal);
+  }
+
+  /** Ends the session: closes (or disconnects from) its browser. Idempotent. */
+  stop(reason: EndReason): Promise<void> {
+    if (this.#closing) return this.#closing;
+    this.#state = reason;
+    clearTimeout(this.#idleTimer);
+    clearTimeout(this.#lifetimeTimer);
+    this.#onStop(this, reason);
+    this.#closing = this.#browser.close().catch(() => undefined);
+    return this.#closing;
+  }
+
+  #scope(ctx: OpContext, page: OperationScope['page'], record: OperationScope['record']): OperationScope {
+    const context = this.#browser.context;
+    return {
+      signal: ctx.signal,
+      log: (line: LogLine) => {
+        if ((line.level ?? 1) > this.settings.verbose) return;
+        ctx.log?.({ ...line, timestamp: line.timestamp ?? new Date().toISOString() });
+      },
+      context,
+      page,
+      settings: this.settings,
+      record,
+      frame: (frameId: FrameId | undefined): Promise<Frame> =>
+        frameId ? findFrameById(context, frameId) : Promise.resolve(page.mainFrame()),
+      frameIdOf: (frame: Frame) => frameIdOf(context, frame),
+    };
+  }
+
+  #armIdleTimer(): void {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = setTimeout(() => void this.stop('expired'), this.#config.idleTimeoutMs);
+    this.#idleTimer.unref();
+  }
+
+  #isLive(): boolean {
+    return this.#state === 'ready' || this.#state === 'busy' || this.#state === 'starting';
+  }
+
+  #assertLive(): void {
+    if (!this.#isLive()) throw new DeckhandError('session_gone', GONE_MESSAGES[this.#state as EndReason]);
+  }
+
+  /**
+   * Once the session is gone, whatever the browser threw means "gone"; other errors pass through.
+   * The browser's disconnect event may trail the failed call, so the connection is checked here too.
+   */
+  #asOperationError(error: unknown): Error {
+    if (this.#isLive() && !this.#browser.isConnected()) void this.stop('crashed');
+    if (!this.#isLive()) return new DeckhandError('session_gone', GONE_MESSAGES[this.#state as EndReason]);
+    if (isDeckhandError(error)) return error;
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+    return new DeckhandError('internal_error', message);
+  }
+}

@@ -1,0 +1,126 @@
+// Browser provider: launch, the cdpUrl another client attaches to, Chromium switches, attach mode,
+// and that ending a session leaves no Chromium process behind.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBrowserWsUrl } from '../src/browser/devtools-port.js';
+import { commandLineOf, isRunning, processTree } from '../src/browser/process-tree.js';
+import { opContext, startFixtureServer, testManager, type FixtureServer } from './session-harness.js';
+
+let fixtures: FixtureServer;
+const manager = testManager();
+
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+});
+afterAll(async () => {
+  await manager.shutdown();
+  await fixtures.close();
+});
+
+describe('launched browser', () => {
+  it('exposes a cdpUrl whose first page is the session page', async () => {
+    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    expect(session.cdpUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\/.+/);
+    await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
+    const observer = await chromium.connectOverCDP(session.cdpUrl);
+    try {
+      const page = observer.contexts()[0]!.pages()[0]!;
+      expect(page.url()).toBe(fixtures.url('/forms.html'));
+      expect(await page.title()).toBe('Forms');
+    } finally {
+      await observer.close();
+    }
+    // Disconnecting the extra client leaves the session working.
+    const result = await session.act({ input: { selector: '#go', method: 'click' } }, opContext());
+    expect(result.success).toBe(true);
+    await manager.end('p1', session.id);
+  });
+
+  it('keeps Playwright\'s feature switches when nothing is added', async () => {
+    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    const argv = commandLineOf(session.browserPid!);
+    expect(argv.filter((arg) => arg.startsWith('--disable-features='))).toEqual([
+      expect.stringContaining('PaintHolding'),
+    ]);
+    expect(argv.filter((arg) => arg.startsWith('--enable-features='))).toHaveLength(1);
+    await manager.end('p1', session.id);
+  });
+
+  it('sends one merged --disable-features switch', async () => {
+    const session = await manager.start('p1', {
+      modelName: 'builtin/none',
+      browser: { type: 'local', launchOptions: { args: ['--disable-features=Translate', '--lang=en-GB'] } },
+    });
+    const argv = commandLineOf(session.browserPid!);
+    const disable = argv.filter((arg) => arg.startsWith('--disable-features='));
+    expect(disable).toHaveLength(1);
+    expect(disable[0]!.split('=')[1]!.split(',')).toEqual(expect.arrayContaining(['PaintHolding', 'Translate']));
+    expect(argv.filter((arg) => arg.startsWith('--enable-features='))).toHaveLength(1);
+    expect(argv).toEqual(expect.arrayContaining(['--no-sandbox', '--disable-gpu', '--disable-quic', '--lang=en-GB']));
+    await manager.end('p1', session.id);
+  });
+
+  it('switches off the WebUI omnibox renderers in full Chromium', async () => {
+    const session = await manager.start('p1', {
+      modelName: 'builtin/none',
+      browser: { type: 'local', launchOptions: { executablePath: '/usr/bin/chromium', headless: true } },
+    });
+    const disable = commandLineOf(session.browserPid!).filter((arg) => arg.startsWith('--disable-features='));
+    expect(disable).toHaveLength(1);
+    expect(disable[0]).toContain('WebUIOmniboxPopup,WebUIOmniboxAimPopup');
+    await manager.end('p1', session.id);
+  });
+
+  it('leaves no Chromium process or temp profile after end', async () => {
+    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    await session.navigate({ url: fixtures.url('/cross-iframe.html') }, opContext());
+    const tree = processTree(session.browserPid!);
+    expect(tree.length).toBeGreaterThan(2);
+    const profile = commandLineOf(session.browserPid!).find((arg) => arg.startsWith('--user-data-dir='))!.split('=')[1]!;
+    await manager.end('p1', session.id);
+    expect(tree.filter(isRunning)).toEqual([]);
+    expect(existsSync(profile)).toBe(false);
+  });
+
+  it('honours viewport and locale', async () => {
+    const session = await manager.start('p1', {
+      modelName: 'builtin/none',
+      browser: { type: 'local', launchOptions: { viewport: { width: 800, height: 600 }, locale: 'de-DE' } },
+    });
+    await session.navigate({ url: 'data:text/html,<p id=v></p><script>v.textContent=innerWidth+"x"+innerHeight+" "+navigator.language</script>' }, opContext());
+    expect(await session.extract({}, opContext())).toEqual({ pageText: '800x600 de-DE' });
+    await manager.end('p1', session.id);
+  });
+});
+
+describe('attach mode', () => {
+  it('drives an external browser and leaves it running at end', async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'deckhand-external-'));
+    const external = spawn(
+      '/usr/bin/chromium-headless-shell',
+      ['--no-sandbox', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+      { stdio: 'ignore' },
+    );
+    try {
+      const cdpUrl = await readBrowserWsUrl(profile);
+      const session = await manager.start('p1', { modelName: 'builtin/none', browser: { type: 'local', cdpUrl } });
+      expect(session.cdpUrl).toBe(cdpUrl);
+      expect(session.browserPid).toBeUndefined();
+      await session.navigate({ url: fixtures.url('/shadow.html') }, opContext());
+      const closed = await session.act(
+        { input: { selector: '/html/body/closed-card[1]/#shadow-root/div[1]/button[1]', method: 'click' } },
+        opContext(),
+      );
+      expect(closed).toMatchObject({ success: true });
+      await manager.end('p1', session.id);
+      expect(isRunning(external.pid!)).toBe(true);
+    } finally {
+      external.kill('SIGKILL');
+      rmSync(profile, { recursive: true, force: true });
+    }
+  });
+});

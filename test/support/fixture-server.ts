@@ -1,0 +1,80 @@
+// Serves test/fixtures on two loopback origins (127.0.0.1 and localhost are different sites, so an
+// iframe from the other one is cross-site and runs out of process). HTML files get {{ORIGIN}} and
+// {{CROSS_ORIGIN}} filled in. /api/delay?ms=N answers after N ms, for settle tests.
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+};
+
+export interface FixtureServer {
+  origin: string;
+  crossOrigin: string;
+  url(path: string): string;
+  crossUrl(path: string): string;
+  close(): Promise<void>;
+}
+
+export async function startFixtureServer(): Promise<FixtureServer> {
+  const origins = { origin: '', crossOrigin: '' };
+  const main = await listen((req, res) => serve(req, res, origins.origin, origins.crossOrigin), '127.0.0.1');
+  const cross = await listen((req, res) => serve(req, res, origins.crossOrigin, origins.origin), '127.0.0.1');
+  origins.origin = `http://127.0.0.1:${(main.address() as AddressInfo).port}`;
+  origins.crossOrigin = `http://localhost:${(cross.address() as AddressInfo).port}`;
+  return {
+    ...origins,
+    url: (path) => new URL(path, `${origins.origin}/`).href,
+    crossUrl: (path) => new URL(path, `${origins.crossOrigin}/`).href,
+    close: async () => {
+      await Promise.all([main, cross].map((server) => new Promise((resolve) => server.close(resolve))));
+    },
+  };
+}
+
+function listen(handler: (req: IncomingMessage, res: ServerResponse) => void, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer(handler);
+    server.keepAliveTimeout = 1_000;
+    server.on('error', reject);
+    server.listen(0, host, () => resolve(server));
+  });
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, self: string, other: string): Promise<void> {
+  const url = new URL(req.url ?? '/', self);
+  if (url.pathname === '/api/delay') {
+    const ms = Math.min(Number(url.searchParams.get('ms') ?? 0), 30_000);
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ delayed: ms }));
+    }, ms);
+    return;
+  }
+  const relative = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '').replace(/^\/+/, '');
+  const file = join(FIXTURES, relative || 'index.html');
+  if (!file.startsWith(FIXTURES)) return notFound(res);
+  try {
+    const type = TYPES[extname(file)] ?? 'application/octet-stream';
+    let body: string | Buffer = await readFile(file);
+    if (extname(file) === '.html') {
+      body = body.toString('utf8').replaceAll('{{ORIGIN}}', self).replaceAll('{{CROSS_ORIGIN}}', other);
+    }
+    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', 'x-fixture': 'deckhand' });
+    res.end(body);
+  } catch {
+    notFound(res);
+  }
+}
+
+function notFound(res: ServerResponse): void {
+  res.writeHead(404, { 'content-type': 'text/plain' });
+  res.end('not found');
+}
