@@ -3,25 +3,28 @@
 // owns the element's frame (the page's, or an out-of-process frame's own).
 
 import type { CDPSession, Page } from 'playwright-core';
-import { resolveSelector, splitFramePieces } from './frame-path.js';
+import { resolveTarget } from '../dom/resolve-target.js';
+import { frameChain, splitFramePieces } from './frame-path.js';
 import { resolvePathPiece } from './path-piece.js';
 import { shadowRootOf } from '../dom/shadow-hook.js';
 import type { SnapshotElement } from './types.js';
 
-// Runs via CDP Runtime.callFunctionOn, where `this` is unused and the piece is the argument.
+// The page side of the CDP route; Playwright handles cannot cross into raw CDP calls, so the
+// piece is resolved again by source text (Runtime.evaluate / callFunctionOn).
 const RESOLVE_PIECE = `function (piece) { const __name = (f) => f; return (${resolvePathPiece})(piece, ${shadowRootOf}); }`;
 
 /** The element's CDP backend node id, or undefined when it is gone. */
 export async function resolveBackendNodeId(page: Page, element: SnapshotElement): Promise<number | undefined> {
-  const found = await resolveSelector(page.mainFrame(), element.xpath).catch(() => null);
-  if (!found) return undefined;
-  await found.handle.dispose();
+  const found = await resolveTarget(page.mainFrame(), element.xpath, 0);
+  if (!found.found) return undefined;
+  await found.target.element.dispose();
+  const chain = frameChain(found.target.frame);
   const pieces = splitFramePieces(element.xpath);
   // The deepest frame on the path with a CDP session of its own (out-of-process); else the page's.
   let session: CDPSession | undefined;
   let from = 0;
-  for (let k = found.chain.length - 1; k > 0 && !session; k--) {
-    session = await page.context().newCDPSession(found.chain[k]).catch(() => undefined);
+  for (let k = chain.length - 1; k > 0 && !session; k--) {
+    session = await page.context().newCDPSession(chain[k]).catch(() => undefined);
     if (session) from = k;
   }
   session ??= await page.context().newCDPSession(page);

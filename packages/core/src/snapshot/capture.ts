@@ -3,7 +3,8 @@
 
 import type { Frame, Page } from 'playwright-core';
 import { DeckhandError } from '../errors.js';
-import { framePrefix, resolveSelector } from './frame-path.js';
+import { resolveTarget } from '../dom/resolve-target.js';
+import { framePrefix } from './frame-path.js';
 import { walkFrameTree } from './frame-tree.js';
 import { gapLine, renderLine } from './outline-line.js';
 import type { WalkNode } from './page-walker.js';
@@ -32,10 +33,10 @@ export async function captureSnapshot(page: Page, options: SnapshotOptions = {})
   let frame = start;
   let root;
   if (options.selector) {
-    const found = await resolveSelector(start, options.selector);
-    if (!found) throw new DeckhandError('unprocessable', `selector matched no element: ${options.selector}`);
-    frame = found.frame;
-    root = found.handle;
+    const found = await resolveTarget(start, options.selector, 0);
+    if (!found.found) throw new DeckhandError('unprocessable', found.reason);
+    frame = found.target.frame;
+    root = found.target.element;
   }
   const [walk, prefix] = await Promise.all([walkFrameTree(frame, root), framePrefix(frame)]);
 

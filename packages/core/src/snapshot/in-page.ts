@@ -4,13 +4,11 @@
 
 import { shadowRootOf } from '../dom/shadow-hook.js';
 import { elementPath } from './element-path.js';
-import { resolvePathPiece } from './path-piece.js';
 
 /** Helpers every in-page function of the snapshot may call. */
 export interface InPageLib {
   shadowRootOf: typeof shadowRootOf;
   elementPath: typeof elementPath;
-  resolvePathPiece: typeof resolvePathPiece;
 }
 
 /**
@@ -21,7 +19,7 @@ export interface InPageLib {
 export function inPage<A, R>(fn: (arg: A, lib: InPageLib) => R): (arg: A) => R {
   const source = `(arg) => {
     const __name = (f) => f;
-    const lib = { shadowRootOf: ${shadowRootOf}, elementPath: ${elementPath}, resolvePathPiece: ${resolvePathPiece} };
+    const lib = { shadowRootOf: ${shadowRootOf}, elementPath: ${elementPath} };
     return (${fn})(arg, lib);
   }`;
   return new Function(`return ${source}`)() as (arg: A) => R;
