@@ -1,11 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
+const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
+
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
     maxWorkers: 2,
-    reporters: ['default'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      { test: { ...shared, name: 'unit', include: ['packages/*/test/**/*.test.ts', 'test/support/**/*.test.ts'] } },
+      // The one contract suite, run against the server over raw HTTP and through packages/client.
+      { test: { ...shared, name: 'contract:http', include: ['test/contract/**/*.test.ts'], env: { CONTRACT_DRIVER: 'http' } } },
+      { test: { ...shared, name: 'contract:client', include: ['test/contract/**/*.test.ts'], env: { CONTRACT_DRIVER: 'client' } } },
+    ],
   },
 });

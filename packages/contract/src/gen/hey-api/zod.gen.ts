@@ -28,7 +28,8 @@ export const zErrorResponse = z.strictObject({
         'internal_error',
         'not_implemented',
         'model_error',
-        'browser_unavailable'
+        'browser_unavailable',
+        'route_not_found'
     ]),
     issues: z.array(zValidationIssue).optional()
 });

@@ -1,0 +1,39 @@
+// Starts the server under Bun and drives one session through start → navigate → act → end.
+// Run by .ci/run when Bun installs from npm: `node test/bun-smoke.mjs` with `bun` on PATH.
+import { spawn } from 'node:child_process';
+
+const child = spawn('bun', ['packages/server/src/main.ts'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const fail = (message) => {
+  child.kill('SIGKILL');
+  console.error(`bun smoke: ${message}`);
+  process.exit(1);
+};
+const timer = setTimeout(() => fail('timed out'), 60_000);
+
+const url = await new Promise((resolve) => {
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+    const match = out.match(/listening on (http:\/\/\S+)/);
+    if (match) resolve(match[1]);
+  });
+  child.on('exit', (code) => fail(`exited early with ${code}`));
+});
+
+const post = async (path, body) => {
+  const response = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-stream-response': 'false' }, body: JSON.stringify(body) });
+  const json = await response.json();
+  if (!response.ok) fail(`${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+};
+
+const started = await post('/v1/sessions/start', { modelName: 'builtin/offline', browser: { type: 'local', launchOptions: { headless: true } } });
+const id = started.data.sessionId;
+await post(`/v1/sessions/${id}/navigate`, { url: 'data:text/html,<button onclick="document.title=1">Go</button>' });
+const acted = await post(`/v1/sessions/${id}/act`, { input: { selector: 'button', method: 'click' } });
+if (!acted.data.result.success) fail(`act failed: ${acted.data.result.message}`);
+await post(`/v1/sessions/${id}/end`, {});
+clearTimeout(timer);
+child.removeAllListeners('exit');
+child.kill('SIGTERM');
+console.log('bun smoke: start → navigate → act → end passed under Bun');

@@ -1,0 +1,102 @@
+// navigate, extract without a model, replay, frameId, one-at-a-time operations, and a crashed browser.
+import { describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import { START_BODY, expectError, expectOk, useContract } from '../support/contract';
+import { pageText } from '../support/page-log';
+
+const ctx = useContract();
+const json = { 'x-stream-response': 'false' };
+
+describe('operations without a model', () => {
+  it('navigates and answers a CDP-shaped response without the body', async () => {
+    const id = await ctx.startSession();
+    const reply = await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html'), options: { waitUntil: 'domcontentloaded' } }, headers: json });
+    expectOk(reply);
+    const { result, actionId } = reply.body.data;
+    expect(actionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(typeof result.requestId).toBe('string');
+    expect(result.response).toMatchObject({ url: ctx.fixtures.url('forms.html'), status: 200, mimeType: 'text/html' });
+    expect(result.response.headers['content-type']).toContain('text/html');
+    expect(JSON.stringify(result).length).toBeLessThan(4000);
+  });
+
+  it('reports a navigation that cannot reach its host as an error', async () => {
+    const id = await ctx.startSession();
+    const reply = await ctx.api.call('navigate', { id, body: { url: 'http://127.0.0.1:9/' }, headers: json });
+    expect(reply.status).toBeGreaterThanOrEqual(400);
+    expect(reply.body).toMatchObject({ success: false, message: expect.stringMatching(/ERR_CONNECTION_REFUSED|refused/i) });
+  });
+
+  it('extracts page text with no instruction, scoped by CSS or XPath, including frames and shadow roots', async () => {
+    const id = await ctx.sessionOn('forms.html');
+    const all = await pageText(ctx.api, id);
+    expect(all).toContain('Sign up');
+    expect(all).toContain('Hover me');
+    expect(await pageText(ctx.api, id, 'h1')).toBe('Sign up');
+    expect(await pageText(ctx.api, id, '/html/body/h1')).toBe('Sign up');
+    await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('cross-iframe.html') } });
+    expect(await pageText(ctx.api, id)).toContain('Inside the frame');
+    await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('shadow.html') } });
+    const shadow = await pageText(ctx.api, id);
+    expect(shadow).toContain('open shadow text');
+    expect(shadow).toContain('closed shadow text');
+  });
+
+  it('honours frameId (a CDP frame id) and refuses an unknown one', async () => {
+    const id = await ctx.startSession();
+    const start = await ctx.api.call('replaySession', { id });
+    expectOk(start);
+    await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('iframe.html') } });
+    const record = await ctx.api.call('getBrowserSession', { id });
+    const browser = await chromium.connectOverCDP(record.body.connectUrl);
+    let frameId: string;
+    try {
+      const page = browser.contexts()[0]!.pages()[0]!;
+      const cdp = await page.context().newCDPSession(page);
+      const { frameTree } = (await cdp.send('Page.getFrameTree')) as { frameTree: { childFrames: Array<{ frame: { id: string } }> } };
+      frameId = frameTree.childFrames[0]!.frame.id;
+    } finally {
+      await browser.close().catch(() => {});
+    }
+    const reply = await ctx.api.call('act', { id, body: { input: { selector: '#inner-btn', method: 'click' }, frameId }, headers: json });
+    expect(reply.body.data.result.success).toBe(true);
+    const framed = await ctx.api.call('extract', { id, body: { options: { selector: '#log' }, frameId }, headers: json });
+    expect(framed.body.data.result.pageText).toContain('clicked: inner');
+    expectError(await ctx.api.call('act', { id, body: { input: { selector: 'body' }, frameId: 'NOPE' }, headers: json }), 400, 'frame_not_found');
+  });
+
+  it('runs concurrent operations on one session one at a time, and records them for replay', async () => {
+    const id = await ctx.sessionOn('slow.html');
+    const [first, second] = await Promise.all([
+      ctx.api.call('act', { id, body: { input: { selector: '#fetch', method: 'click' } }, headers: json }),
+      ctx.api.call('act', { id, body: { input: { selector: '#later', method: 'click' } }, headers: json }),
+    ]);
+    expect(first.body.data.result.success).toBe(true);
+    expect(second.body.data.result.success).toBe(true);
+    const replay = await ctx.api.call('replaySession', { id });
+    expectOk(replay);
+    const pages = replay.body.data.pages as Array<{ url: string; actions: Array<{ method: string; timestamp: number; endTime: number }> }>;
+    const acts = pages.flatMap((p) => p.actions).filter((a) => a.method === 'act');
+    expect(acts).toHaveLength(2);
+    expect(acts[1]!.timestamp).toBeGreaterThanOrEqual(acts[0]!.endTime);
+    expect(pages.at(-1)!.url).toBe(ctx.fixtures.url('slow.html'));
+    expect(await pageText(ctx.api, id, '#log')).toContain('loaded:');
+  });
+
+  it('turns a session whose browser crashed into 410 without hurting the server or other sessions', async () => {
+    const victim = await ctx.api.call('startSession', { body: START_BODY });
+    const bystander = await ctx.sessionOn('forms.html');
+    const browser = await chromium.connectOverCDP(victim.body.data.cdpUrl);
+    const cdp = await browser.newBrowserCDPSession();
+    await cdp.send('Browser.crash').catch(() => {});
+    const id = victim.body.data.sessionId;
+    await expect
+      .poll(async () => (await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') }, headers: json })).status, { timeout: 10_000 })
+      .toBe(410);
+    const gone = expectError(await ctx.api.call('replaySession', { id }), 410, 'session_gone');
+    expect(gone.message).toMatch(/crash/i);
+    expect((await ctx.api.call('getHealth')).status).toBe(200);
+    const ok = await ctx.api.call('act', { id: bystander, body: { input: { selector: '#go' } }, headers: json });
+    expect(ok.body.data.result.success).toBe(true);
+  });
+});

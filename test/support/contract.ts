@@ -1,0 +1,64 @@
+// Per-file setup of the contract suite: fixture pages, a Deckhand server, and this run's driver.
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startFixtureServer, type FixtureServer } from './fixture-server';
+import { driverFor, type Driver, type Reply } from './drivers';
+import { startTestServer, type TestServer } from './test-server';
+
+export interface ContractContext {
+  server: TestServer;
+  fixtures: FixtureServer;
+  api: Driver;
+  /** Starts a session on a locally launched headless Chromium and returns its id. */
+  startSession(extra?: Record<string, unknown>): Promise<string>;
+  /** Starts a session and navigates it to a fixture page. */
+  sessionOn(fixture: string): Promise<string>;
+}
+
+export const START_BODY = { modelName: 'builtin/offline', browser: { type: 'local', launchOptions: { headless: true } } };
+
+export function useContract(env: Record<string, string> = {}, defaultHeaders?: Record<string, string>): ContractContext {
+  const ctx = {} as ContractContext;
+  const started: string[] = [];
+  beforeAll(async () => {
+    ctx.fixtures = await startFixtureServer();
+    ctx.server = await startTestServer(env);
+    ctx.api = driverFor(ctx.server.url, defaultHeaders);
+    ctx.startSession = async (extra = {}) => {
+      const reply = await ctx.api.call('startSession', { body: { ...START_BODY, ...extra } });
+      expectOk(reply);
+      started.push(reply.body.data.sessionId);
+      return reply.body.data.sessionId;
+    };
+    ctx.sessionOn = async (fixture) => {
+      const id = await ctx.startSession();
+      expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url(fixture) } }));
+      return id;
+    };
+  });
+  afterAll(async () => {
+    await ctx.server?.close();
+    await ctx.fixtures?.close();
+  });
+  return ctx;
+}
+
+export function expectOk(reply: Reply): void {
+  if (reply.status !== 200) throw new Error(`expected 200, got ${reply.status}: ${JSON.stringify(reply.body)}`);
+}
+
+/** Asserts the one error shape and returns its body. */
+export function expectError(reply: Reply, status: number, code: string) {
+  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
+  expect(reply.body).toMatchObject({ success: false, code, message: expect.any(String) });
+  expect(reply.headers.get('x-request-id')).toBeTruthy();
+  return reply.body as { success: false; code: string; message: string; issues?: Array<{ path: string; message: string }> };
+}
+
+/** The `finished` event's payload of a streamed reply (asserting the framing sequence on the way). */
+export function finishedOf(reply: Reply) {
+  const events = reply.events ?? [];
+  expect(events.map((e) => e.data.status).slice(0, 2)).toEqual(['starting', 'connected']);
+  const last = events.at(-1)!;
+  expect(last.data.status, JSON.stringify(last)).toBe('finished');
+  return last.data;
+}

@@ -1,0 +1,92 @@
+// The contract suite runs twice: over raw HTTP (fetch, paths read from openapi.yaml) and through
+// packages/client's generated bindings. Both answer {status, headers, body, events}.
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { bindOperations, readEvents } from '@deckhand/client';
+import createClient from 'openapi-fetch';
+
+export type OperationId =
+  | 'getHealth' | 'getReadiness' | 'startSession' | 'navigate' | 'act' | 'observe' | 'extract'
+  | 'agentExecute' | 'endSession' | 'replaySession' | 'getBrowserSession' | 'updateBrowserSession' | 'getBrowserSessionDebug';
+
+export interface Call {
+  id?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any;
+  /** Parsed events, when the answer was an event stream. */
+  events?: Array<{ data: any; type: string; id: string }>;
+}
+
+export interface Driver {
+  name: 'http' | 'client';
+  call(op: OperationId, call?: Call): Promise<Reply>;
+}
+
+const spec = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8'));
+const routes = new Map<string, { method: string; path: string }>();
+for (const [path, item] of Object.entries<any>(spec.paths)) {
+  for (const method of ['get', 'post']) if (item[method]) routes.set(item[method].operationId, { method, path });
+}
+
+const isStream = (response: Response) => (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+
+/** Raw SSE parsing kept independent of the client's reader: blank-line separated `data: ` chunks. */
+export function parseEventText(text: string): Reply['events'] {
+  return text
+    .split('\n\n')
+    .filter((chunk) => chunk.startsWith('data: '))
+    .map((chunk) => JSON.parse(chunk.slice(6)));
+}
+
+export function httpDriver(baseUrl: string, defaults: Record<string, string> = {}): Driver {
+  return {
+    name: 'http',
+    async call(op, { id, body, headers } = {}) {
+      const route = routes.get(op)!;
+      const url = baseUrl + route.path.replace('{id}', encodeURIComponent(id ?? ''));
+      const response = await fetch(url, {
+        method: route.method.toUpperCase(),
+        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...defaults, ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (isStream(response)) {
+        const text = await response.text();
+        return { status: response.status, headers: response.headers, body: text, events: parseEventText(text) };
+      }
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+    },
+  };
+}
+
+export function clientDriver(baseUrl: string, defaults: Record<string, string> = {}): Driver {
+  const ops = bindOperations(createClient({ baseUrl, headers: defaults }));
+  return {
+    name: 'client',
+    async call(op, { id, body, headers } = {}) {
+      const init = { headers, parseAs: 'stream' as const };
+      const fn = ops[op] as (...args: unknown[]) => Promise<{ response: Response }>;
+      const args: unknown[] = routes.get(op)!.path.includes('{id}') ? [id] : [];
+      if (routes.get(op)!.method === 'post') args.push(body);
+      const { response } = await fn(...args, init);
+      if (isStream(response)) {
+        const events: NonNullable<Reply['events']> = [];
+        for await (const event of readEvents(response.body!)) events.push(event as NonNullable<Reply['events']>[number]);
+        return { status: response.status, headers: response.headers, body: undefined, events };
+      }
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+    },
+  };
+}
+
+/** The driver this run of the suite uses (vitest project env CONTRACT_DRIVER). */
+export function driverFor(baseUrl: string, defaults?: Record<string, string>): Driver {
+  return process.env.CONTRACT_DRIVER === 'client' ? clientDriver(baseUrl, defaults) : httpDriver(baseUrl, defaults);
+}

@@ -1,0 +1,23 @@
+// Process facts about a session's browser, read through its CDP endpoint.
+import { chromium } from 'playwright-core';
+
+/** Pids of the browser and its child processes (renderers, GPU, utility). */
+export async function browserPids(cdpUrl: string): Promise<number[]> {
+  const browser = await chromium.connectOverCDP(cdpUrl);
+  try {
+    const cdp = await browser.newBrowserCDPSession();
+    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: Array<{ id: number }> };
+    return processInfo.map((p) => p.id);
+  } finally {
+    await browser.close();
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
