@@ -1,0 +1,11 @@
+#!/bin/sh
+# Installs what Deckhand needs on Debian: Chromium from apt (when missing) and the npm dependencies.
+set -eu
+cd "$(dirname "$0")/.."
+if ! command -v chromium-headless-shell >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1; then
+  SUDO=""
+  [ "$(id -u)" = "0" ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-headless-shell >/dev/null
+fi
+[ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
