@@ -2,16 +2,17 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LOOPBACK_ACCESS_TOKEN, startModelServer, type ModelServer } from '../../../test/support/model-server.js';
 import { DeckhandError } from '../src/errors.js';
+import type { JSONSchema } from '../src/models/json-schema.js';
 import { createModelClient } from '../src/models/model-client.js';
 import type { ModelConfig, ModelEnv } from '../src/models/model-config.js';
 import { resolveModel } from '../src/models/resolve-model.js';
 import { UsageMeter } from '../src/models/usage.js';
 
-const SCHEMA = {
+const SCHEMA: JSONSchema = {
   type: 'object',
   properties: { answer: { type: 'string' } },
   required: ['answer'],
-} as const;
+};
 
 let server: ModelServer;
 beforeAll(async () => {

@@ -1,0 +1,261 @@
+import { describe, expect, it } from 'vitest';
+import { DeckhandError } from '../src/errors.js';
+import { createInference } from '../src/inference/create-inference.js';
+import { GO_BACK, PAGE_ELEMENT_ID, type ChosenAction } from '../src/inference/types.js';
+import { UsageMeter } from '../src/models/usage.js';
+import type { PageSnapshot, SnapshotElement } from '../src/snapshot/types.js';
+
+// A hand-built snapshot in the outline format captureSnapshot produces.
+const OUTLINE = `document "Shop settings"
+  banner
+    [1] link "Home" -> /
+    [2] link "Pricing" -> /pricing
+    [3] searchbox "Search" placeholder="Search products"
+    [4] button "Search"
+  main
+    [5] heading "Account" level=1
+    form "Login"
+      "Sign in to continue"
+      [6] textbox "Email" placeholder="you@example.com" required
+      [7] textbox "Password" value="••••"
+      [8] checkbox "Remember me" unchecked
+      [9] button "Sign in"
+    form "Preferences"
+      [10] combobox "Country" selected="France" options="France | Germany | United States | United Kingdom"
+      [11] radio "Monthly" checked
+      [12] radio "Yearly" unchecked
+      [13] checkbox "Subscribe to newsletter" checked
+      [14] button "Save" disabled
+    "Price: $19.99"
+    table "Users"
+      row "Name Email Actions"
+        columnheader "Name"
+        columnheader "Email"
+        columnheader "Actions"
+      row "Alice alice@example.com Delete"
+        cell "Alice"
+        cell "alice@example.com"
+        cell "Delete"
+          [15] button "Delete"
+      row "Bob bob@example.com Delete"
+        cell "Bob"
+        cell "bob@example.com"
+        cell "Delete"
+          [16] button "Delete"
+    [17] region "Results" scrollable
+      "No results yet"
+    [18] link "Read the docs" -> https://docs.example.com/start
+    [19] textbox "Notes"
+    [20] button "Help"
+    [21] link "Help" -> /help
+  contentinfo
+    [22] link "Privacy policy" -> /privacy`;
+
+const el = (id: string, role: string, name: string, tag: string, extra: Partial<SnapshotElement> = {}): SnapshotElement => ({
+  id,
+  role,
+  name,
+  tag,
+  xpath: `/html/body//*[${id}]`,
+  ...extra,
+});
+
+const ELEMENTS = [
+  el('1', 'link', 'Home', 'a', { href: '/' }),
+  el('2', 'link', 'Pricing', 'a', { href: '/pricing' }),
+  el('3', 'searchbox', 'Search', 'input', { placeholder: 'Search products' }),
+  el('4', 'button', 'Search', 'button'),
+  el('5', 'heading', 'Account', 'h1'),
+  el('6', 'textbox', 'Email', 'input', { placeholder: 'you@example.com', required: true }),
+  el('7', 'textbox', 'Password', 'input', { value: '••••' }),
+  el('8', 'checkbox', 'Remember me', 'input', { checked: false }),
+  el('9', 'button', 'Sign in', 'button'),
+  el('10', 'combobox', 'Country', 'select', { selected: 'France' }),
+  el('11', 'radio', 'Monthly', 'input', { checked: true }),
+  el('12', 'radio', 'Yearly', 'input', { checked: false }),
+  el('13', 'checkbox', 'Subscribe to newsletter', 'input', { checked: true }),
+  el('14', 'button', 'Save', 'button', { disabled: true }),
+  el('15', 'button', 'Delete', 'button'),
+  el('16', 'button', 'Delete', 'button'),
+  el('17', 'region', 'Results', 'div', { scrollable: true }),
+  el('18', 'link', 'Read the docs', 'a', { href: 'https://docs.example.com/start' }),
+  el('19', 'textbox', 'Notes', 'textarea'),
+  el('20', 'button', 'Help', 'button'),
+  el('21', 'link', 'Help', 'a', { href: '/help' }),
+  el('22', 'link', 'Privacy policy', 'a', { href: '/privacy' }),
+];
+
+const snapshot: PageSnapshot = {
+  text: OUTLINE,
+  elements: new Map(ELEMENTS.map((e) => [e.id, e])),
+  truncated: false,
+  tokens: 400,
+  url: 'https://shop.example.com/settings?tab=account',
+};
+
+const builtin = createInference('builtin/offline', { env: {} });
+const variables = [{ name: 'password', description: 'the account password' }];
+
+async function choose(instruction: string) {
+  const usage = new UsageMeter();
+  const result = await builtin.chooseAction({ instruction, snapshot, variables, signal: new AbortController().signal, usage });
+  return { result, usage };
+}
+
+type Expected = [elementId: string, method: string, args?: string[]];
+
+const RESOLVES: Array<[string, Expected]> = [
+  ['click the Sign in button', ['9', 'click']],
+  ['Click Pricing', ['2', 'click']],
+  ['go to the pricing page', ['2', 'click']],
+  ['type "ada@example.com" into the Email field', ['6', 'fill', ['ada@example.com']]],
+  ['fill the password field with %password%', ['7', 'fill', ['%password%']]],
+  ['enter "shoes" in the search box', ['3', 'fill', ['shoes']]],
+  ["type 'ada' into the you@example.com box", ['6', 'fill', ['ada']]],
+  ['type hello world into Notes', ['19', 'fill', ['hello world']]],
+  ['select "Germany" from the Country dropdown', ['10', 'selectOptionFromDropdown', ['Germany']]],
+  ['choose "united kingdom" from Country', ['10', 'selectOptionFromDropdown', ['United Kingdom']]],
+  ['check Remember me', ['8', 'check']],
+  ['uncheck the Subscribe to newsletter checkbox', ['13', 'uncheck']],
+  ['select the Yearly radio button', ['12', 'click']],
+  ['hover over the Pricing link', ['2', 'hover']],
+  ['press Enter', [PAGE_ELEMENT_ID, 'press', ['Enter']]],
+  ['press Enter in the search box', ['3', 'press', ['Enter']]],
+  ['press ctrl+a in Notes', ['19', 'press', ['Control+A']]],
+  ['scroll down', [PAGE_ELEMENT_ID, 'nextChunk', []]],
+  ['scroll up one page', [PAGE_ELEMENT_ID, 'prevChunk', []]],
+  ['scroll to the bottom', [PAGE_ELEMENT_ID, 'scrollTo', ['100%']]],
+  ['scroll to 40%', [PAGE_ELEMENT_ID, 'scrollTo', ['40%']]],
+  ['scroll down in the Results', ['17', 'nextChunk', []]],
+  ['scroll to the Privacy policy', ['22', 'scrollIntoView', []]],
+  ['go back', [PAGE_ELEMENT_ID, GO_BACK, []]],
+  ['click the Delete button for Bob', ['16', 'click']],
+  ['click the second Delete button', ['16', 'click']],
+  ['click the Help link', ['21', 'click']],
+  ['drag Home to Notes', ['1', 'dragAndDrop', ['19']]],
+];
+
+const FAILS: Array<[string, RegExp]> = [
+  ['click Delete', /"Delete" is ambiguous: 2 elements match equally \(\[15\] button "Delete".*\[16\] button "Delete"/],
+  ['click Help', /ambiguous.*\[20\] button "Help".*\[21\] link "Help"/],
+  ['click the Save button', /\[14\] button "Save" is disabled/],
+  ['click the Checkout button', /No element on the page matches "the Checkout button"/],
+  ['type "x" into the Phone field', /No text field on the page matches "the Phone field"/],
+  ['choose "Spain" from the Country dropdown', /"Spain" is not one of its options \(France, Germany, United States, United Kingdom\)/],
+  ['select "united" from Country', /"united" matches several options \(United States, United Kingdom\)/],
+  ['type %secret% into Email', /Variable %secret% is not defined/],
+  ['book a flight to Paris for two', /cannot read "book a flight to Paris for two".*Configure a model/],
+  ['check the Pricing link', /No checkbox or radio button on the page matches/],
+];
+
+describe('built-in model: chooseAction', () => {
+  it.each(RESOLVES)('%s', async (instruction, [elementId, method, args]) => {
+    const { result } = await choose(instruction);
+    expect(result).not.toHaveProperty('failure');
+    const action = result as ChosenAction;
+    expect({ elementId: action.elementId, method: action.method }).toEqual({ elementId, method });
+    if (args) expect(action.arguments).toEqual(args);
+    expect(action.description.length).toBeGreaterThan(0);
+  });
+
+  it.each(FAILS)('fails honestly: %s', async (instruction, reason) => {
+    const { result } = await choose(instruction);
+    expect(result).toHaveProperty('failure');
+    expect((result as { failure: string }).failure).toMatch(reason);
+  });
+
+  it('records zero tokens and real time, one call per question', async () => {
+    const { usage } = await choose('click the Sign in button');
+    expect(usage.total).toMatchObject({ inputTokens: 0, outputTokens: 0, calls: 1 });
+  });
+
+  it('is the default when nothing is configured', () => {
+    expect(createInference(undefined, { env: {} }).identity).toBe('builtin/offline');
+  });
+});
+
+describe('built-in model: observe', () => {
+  const observe = (instruction?: string) =>
+    builtin.observe({ instruction, snapshot, signal: new AbortController().signal, usage: new UsageMeter() });
+
+  it('lists every actionable element when asked for nothing in particular', async () => {
+    const all = await observe();
+    expect(all.map((a) => a.elementId)).not.toContain('5');
+    expect(all.find((a) => a.elementId === '13')?.method).toBe('uncheck');
+    expect(all).toHaveLength(ELEMENTS.length - 1);
+  });
+
+  it('returns the one action an instruction resolves to', async () => {
+    expect(await observe('click the Sign in button')).toMatchObject([{ elementId: '9', method: 'click' }]);
+  });
+
+  it('lists all good matches when there are several', async () => {
+    expect((await observe('find the Delete buttons')).map((a) => a.elementId)).toEqual(['15', '16']);
+  });
+
+  it('returns nothing rather than a guess', async () => {
+    expect(await observe('the shopping cart')).toEqual([]);
+  });
+});
+
+describe('built-in model: extract', () => {
+  const extract = (input: { instruction?: string; schema?: Record<string, unknown> }) =>
+    builtin.extract({ ...input, schema: input.schema as never, snapshot, signal: new AbortController().signal, usage: new UsageMeter() });
+
+  it('reads labelled values, headings, checkbox state and link URLs named in a schema', async () => {
+    const result = await extract({
+      schema: {
+        type: 'object',
+        properties: {
+          title: { type: 'string' },
+          price: { type: 'number' },
+          rememberMe: { type: 'boolean' },
+          docsUrl: { type: 'string', format: 'uri' },
+        },
+        required: ['title', 'price', 'docsUrl'],
+      },
+    });
+    expect(result).toEqual({ title: 'Account', price: 19.99, rememberMe: false, docsUrl: 'https://docs.example.com/start' });
+  });
+
+  it('reads tables by column header and lists links with absolute URLs', async () => {
+    const result = await extract({
+      schema: {
+        type: 'object',
+        properties: {
+          users: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, email: { type: 'string' } } } },
+          links: { type: 'array', items: { type: 'object', properties: { text: { type: 'string' }, url: { type: 'string' } } } },
+        },
+      },
+    });
+    expect(result).toMatchObject({
+      users: [
+        { name: 'Alice', email: 'alice@example.com' },
+        { name: 'Bob', email: 'bob@example.com' },
+      ],
+    });
+    expect((result as { links: unknown[] }).links).toContainEqual({ text: 'Pricing', url: 'https://shop.example.com/pricing' });
+  });
+
+  it('wraps and unwraps a non-object schema', async () => {
+    const result = await extract({ instruction: 'links', schema: { type: 'array', items: { type: 'string' } } });
+    expect(result).toContain('https://shop.example.com/privacy');
+  });
+
+  it('answers simple instructions as {extraction}', async () => {
+    expect(await extract({ instruction: 'the page title' })).toEqual({ extraction: 'Account' });
+    expect(((await extract({ instruction: 'get all links' })) as { extraction: string }).extraction).toContain('Privacy policy: https://shop.example.com/privacy');
+  });
+
+  it('returns {pageText} with neither instruction nor schema', async () => {
+    const result = (await extract({})) as { pageText: string };
+    expect(result.pageText).toContain('Price: $19.99');
+  });
+
+  it('refuses what it cannot read instead of guessing', async () => {
+    await expect(extract({ instruction: 'what is the cheapest plan and why?' })).rejects.toThrow(DeckhandError);
+    await expect(
+      extract({ schema: { type: 'object', properties: { discountCode: { type: 'string' } }, required: ['discountCode'] } }),
+    ).rejects.toThrow(/Could not find discountCode/);
+  });
+});
