@@ -93,5 +93,6 @@ function badLinkId(value: unknown, paths: FieldPath[], snapshot: PageSnapshot): 
     if (id != null && id !== '' && !hrefOf(snapshot, id)) bad.push(JSON.stringify(id));
     return id;
   });
-  return bad.length > 0 ? `${bad.join(', ')} ${bad.length > 1 ? 'are not ids' : 'is not the id'} of links on the page` : undefined;
+  if (bad.length === 0) return undefined;
+  return `${bad.join(', ')} ${bad.length > 1 ? 'are not ids of links' : 'is not the id of a link'} on the page: URL fields take the id in square brackets`;
 }

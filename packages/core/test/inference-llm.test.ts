@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startModelServer, type ModelServer } from '../../../test/support/model-server.js';
+import { createInference } from '../src/inference/create-inference.js';
+import type { Inference } from '../src/inference/types.js';
+import { UsageMeter } from '../src/models/usage.js';
+import { snapshot } from './inference-snapshot.js';
+
+let server: ModelServer;
+let llm: Inference;
+const signal = new AbortController().signal;
+
+beforeAll(async () => {
+  server = await startModelServer();
+  llm = createInference(
+    { modelName: 'openai/gpt-4.1-mini', baseURL: `${server.url}/v1` },
+    { env: { OPENAI_API_KEY: 'sk-env-key' }, systemPrompt: 'Prefer buttons over links.' },
+  );
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+describe('LLM inference: chooseAction', () => {
+  it('shows the model the outline, the instruction and variables by name only', async () => {
+    // The value lives only here: inference is never given it, and this proves no path leaks it.
+    const secretValue = 'hunter2-correct-horse';
+    server.script({ json: { elementId: '7', method: 'fill', arguments: ['%password%'], description: 'fill the password', failure: '' } });
+    const usage = new UsageMeter();
+    const result = await llm.chooseAction({
+      instruction: 'type %password% into the password field',
+      snapshot,
+      variables: [{ name: 'password', description: 'the account password' }],
+      signal,
+      usage,
+    });
+    expect(result).toEqual({ elementId: '7', method: 'fill', arguments: ['%password%'], description: 'fill the password' });
+    const [req] = server.requests;
+    expect(req?.raw).toContain('[9] button \\"Sign in\\"');
+    expect(req?.raw).toContain('%password%: the account password');
+    expect(req?.raw).toContain('Prefer buttons over links.');
+    expect(server.requests.map((r) => r.raw).join('\n')).not.toContain(secretValue);
+    expect(usage.total.calls).toBe(1);
+    expect(usage.total.inputTokens).toBeGreaterThan(0);
+  });
+
+  it('retries once when the model names an element that is not on the page', async () => {
+    server.script([
+      { json: { elementId: '99', method: 'click', arguments: [], description: 'click sign in', failure: '' } },
+      { json: { elementId: '9', method: 'click', arguments: [], description: 'click sign in', failure: '' } },
+    ]);
+    const result = await llm.chooseAction({ instruction: 'sign in', snapshot, variables: [], signal, usage: new UsageMeter() });
+    expect(result).toMatchObject({ elementId: '9' });
+    expect(server.requests[1]?.raw).toContain('element id \\"99\\" is not in the page outline');
+  });
+
+  it('passes on the reason when the model says it cannot', async () => {
+    server.script({ json: { elementId: '', method: 'click', arguments: [], description: '', failure: 'There is no checkout button on this page' } });
+    const result = await llm.chooseAction({ instruction: 'check out', snapshot, variables: [], signal, usage: new UsageMeter() });
+    expect(result).toEqual({ failure: 'There is no checkout button on this page' });
+  });
+
+  it('rejects a method outside the allowed list', async () => {
+    server.script([
+      { json: { elementId: '9', method: 'doubleClick', arguments: [], description: 'x', failure: '' } },
+      { json: { elementId: '9', method: 'doubleClick', arguments: [], description: 'x', failure: '' } },
+    ]);
+    await expect(llm.chooseAction({ instruction: 'sign in', snapshot, variables: [], signal, usage: new UsageMeter() })).rejects.toMatchObject({
+      code: 'model_error',
+    });
+  });
+});
+
+describe('LLM inference: observe', () => {
+  it('returns the listed actions after checking their ids', async () => {
+    server.script({
+      json: {
+        elements: [
+          { elementId: '15', method: 'click', arguments: [], description: 'Delete Alice' },
+          { elementId: '16', method: 'click', arguments: [], description: 'Delete Bob' },
+        ],
+      },
+    });
+    const result = await llm.observe({ instruction: 'delete buttons', snapshot, signal, usage: new UsageMeter() });
+    expect(result.map((a) => a.elementId)).toEqual(['15', '16']);
+  });
+});
+
+describe('LLM inference: extract', () => {
+  it('asks for link ids in URL fields and maps them to the real hrefs', async () => {
+    server.script({ json: { title: 'Account', docs: { url: '18' }, pages: [{ name: 'Pricing', link: '2' }] } });
+    const result = await llm.extract({
+      instruction: 'title, docs link and pages',
+      schema: {
+        type: 'object',
+        properties: {
+          title: { type: 'string' },
+          docs: { type: 'object', properties: { url: { type: 'string', format: 'uri' } } },
+          pages: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, link: { type: 'string' } } } },
+        },
+        required: ['title'],
+      },
+      snapshot,
+      signal,
+      usage: new UsageMeter(),
+    });
+    expect(result).toEqual({
+      title: 'Account',
+      docs: { url: 'https://docs.example.com/start' },
+      pages: [{ name: 'Pricing', link: 'https://shop.example.com/pricing' }],
+    });
+    const body = server.requests[0]?.body as { text: { format: { schema: { properties: { docs: { properties: { url: { description: string } } } } } } } };
+    expect(body.text.format.schema.properties.docs.properties.url.description).toMatch(/id/);
+  });
+
+  it('retries when a URL field does not point at a link', async () => {
+    server.script([{ json: { url: 'https://made-up.example/' } }, { json: { url: '22' } }]);
+    const result = await llm.extract({
+      instruction: 'privacy link',
+      schema: { type: 'object', properties: { url: { type: 'string' } } },
+      snapshot,
+      signal,
+      usage: new UsageMeter(),
+    });
+    expect(result).toEqual({ url: 'https://shop.example.com/privacy' });
+    expect(server.requests[1]?.raw).toContain('\\"https://made-up.example/\\" is not the id of a link on the page');
+  });
+
+  it('wraps non-object schemas under value and unwraps the answer', async () => {
+    server.script({ json: { value: ['Alice', 'Bob'] } });
+    const result = await llm.extract({ instruction: 'user names', schema: { type: 'array', items: { type: 'string' } }, snapshot, signal, usage: new UsageMeter() });
+    expect(result).toEqual(['Alice', 'Bob']);
+  });
+
+  it('answers an instruction alone as {extraction}', async () => {
+    server.script({ json: { extraction: 'Two users: Alice and Bob' } });
+    expect(await llm.extract({ instruction: 'who are the users?', snapshot, signal, usage: new UsageMeter() })).toEqual({ extraction: 'Two users: Alice and Bob' });
+  });
+
+  it('needs no model for the page text', async () => {
+    const result = (await llm.extract({ snapshot, signal, usage: new UsageMeter() })) as { pageText: string };
+    expect(result.pageText).toContain('Sign in');
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('createInference', () => {
+  it('fails up front, naming the provider, when no key exists', () => {
+    expect(() => createInference('anthropic/claude-sonnet-4-5', { env: {} })).toThrow(/No API key for provider "anthropic"/);
+  });
+
+  it('uses the session model and key when the call has none', async () => {
+    const inference = createInference(undefined, {
+      sessionModelName: 'openai/gpt-4.1-mini',
+      sessionApiKey: 'sk-session',
+      env: {},
+    });
+    expect(inference.identity).toBe('openai/gpt-4.1-mini');
+  });
+});
