@@ -17,6 +17,7 @@ import { captureSnapshot, DEFAULT_TOKEN_BUDGET } from '../packages/core/src/snap
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RUNS = Number(process.env.RUNS ?? 7);
+const WARMUP = 3;
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium-headless-shell';
 const GEN_PAGES = process.env.GEN_PAGES ?? path.resolve(here, '../../shared/bench/gen-pages.mjs');
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
@@ -31,9 +32,9 @@ interface Row {
   note?: string;
 }
 
-/** Times `run` RUNS times after one warm-up call; the output of the last call is measured. */
+/** Times `run` RUNS times after WARMUP calls (JIT on both sides of CDP); the output of the last call is measured. */
 async function measure(page: string, tool: string, run: () => Promise<string | null>): Promise<Row> {
-  await run();
+  for (let i = 0; i < WARMUP; i++) await run();
   const times: number[] = [];
   let out: string | null = null;
   for (let i = 0; i < RUNS; i++) {
@@ -138,7 +139,7 @@ execFileSync(process.execPath, [GEN_PAGES, dir], { stdio: 'ignore' });
 const server = await serve(dir);
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const version = execFileSync(CHROMIUM, ['--version']).toString().trim();
-console.error(`${version}; ${RUNS} runs per tool and page (after one warm-up), fresh tab per tool and page`);
+console.error(`${version}; ${RUNS} runs per tool and page (after ${WARMUP} warm-up calls), fresh tab per tool and page`);
 
 const rows = await playwrightRows(base);
 try {
@@ -153,7 +154,7 @@ fs.rmSync(dir, { recursive: true, force: true });
 const md = `# Snapshot benchmark
 
 Command: \`npm --prefix bench run snapshot\` (RUNS=${RUNS}); ${version}, ${os.cpus().length} cores; ${new Date().toISOString().slice(0, 10)}.
-Median of ${RUNS} calls after one warm-up, a fresh tab per tool and page; tokens counted with o200k (gpt-tokenizer).
+Median of ${RUNS} calls after ${WARMUP} warm-up calls, a fresh tab per tool and page; tokens counted with o200k (gpt-tokenizer).
 "No budget" is the whole outline; the default budget cuts larger pages (viewport first) and says so.
 
 ${table(rows)}

@@ -57,7 +57,7 @@ const FRAMES = (crossOrigin: string) => `<!doctype html><title>Frames</title>
 const SAME = `<!doctype html><form><label>Same field <input></label><button>Same submit</button></form>`;
 const CROSS = `<!doctype html><a href="/deep">Cross link</a><button>Cross button</button>`;
 
-const LONG = `<!doctype html><title>Long</title><h1>Catalogue</h1><table>${Array.from({ length: 600 }, (_, i) => `<tr><td>${i}</td><td><a href="/item/${i}">Item ${i}</a></td><td><input type="checkbox" aria-label="pick ${i}"></td></tr>`).join('')}</table>`;
+const LONG = `<!doctype html><title>Long</title><h1>Catalogue</h1><table>${Array.from({ length: 600 }, (_, i) => `<tr><td>${i}</td><td><a href="/item/${i}">Item ${i}</a></td><td><input type="checkbox" aria-label="pick ${i}"></td></tr>`).join('')}</table><h2>Terms</h2><p>Fine print</p>`;
 
 let server: http.Server;
 let base: string;
@@ -228,6 +228,9 @@ describe('captureSnapshot', () => {
     // The matching row is kept whole: the checkbox next to the link.
     expect(cut.text).toMatch(/link "Item 542" -> \/item\/542\n\s+\[\d+\] checkbox "pick 542"/);
     expect(cut.text).not.toContain('"Item 400"');
+    // Headings beyond the cut are kept, so the model knows what lies below.
+    expect(cut.text).toMatch(/\[\d+\] heading "Terms" level=2/);
+    expect(cut.text).not.toContain('Fine print');
     expect(cut.text).toContain('…');
     for (const line of lines.filter((l) => /^\s*\[\d+\]/.test(l))) expect(cut.elements.has(/\[(\d+)\]/.exec(line)![1]!)).toBe(true);
     expect(cut.elements.size).toBeLessThan(full.elements.size);

@@ -45,7 +45,7 @@ export async function captureSnapshot(page: Page, options: SnapshotOptions = {})
   const ids: (string | undefined)[] = [];
   let next = 1;
   for (const node of walk.nodes) {
-    if (node.value !== undefined && !node.secret && secrets.some((s) => node.value!.includes(s))) node.value = MASK;
+    if (node.secret || (node.value !== undefined && secrets.some((s) => node.value!.includes(s)))) node.value = MASK;
     if (!node.ref) {
       ids.push(undefined);
       continue;
@@ -91,6 +91,7 @@ function cutOutline(header: string, nodes: WalkNode[], lines: string[], ids: (st
     haystack: [n.name, n.text, n.value, n.href].filter(Boolean).join(' ').toLowerCase(),
     // Text has no box of its own here: it counts as visible when a neighbouring element is.
     inView: n.inView === 1 || (n.text !== undefined && (nodes[i - 1]?.inView === 1 || nodes[i + 1]?.inView === 1)),
+    heading: n.role === 'heading',
   }));
   // Room for the header, the note and the `…` markers between kept runs.
   const reserve = estimateTokens(header) + 60 + Math.ceil(budget * 0.05);
@@ -111,6 +112,6 @@ function cutOutline(header: string, nodes: WalkNode[], lines: string[], ids: (st
       omitted++;
     }
   }
-  const note = `[cut: ${omitted} elements and ${nodes.length - keep.length} lines omitted (…); the outline exceeded the budget of ${budget} tokens. Kept first: lines matching the instruction, then the viewport, then the page from the top. Scroll, or snapshot with a selector, to see the rest.]`;
+  const note = `[cut: ${omitted} elements and ${nodes.length - keep.length} lines omitted (…); the outline exceeded the budget of ${budget} tokens. Kept first: lines matching the instruction, then the viewport, then headings, then the page from the top. Scroll, or snapshot with a selector, to see the rest.]`;
   return [header, note, ...out].join('\n');
 }

@@ -27,7 +27,7 @@ export interface WalkNode {
   /** Intersects this frame's viewport. */
   inView?: 1;
   value?: string;
-  /** The value is a password; `value` is already masked. */
+  /** A password field with a value; the value itself is not reported. */
   secret?: 1;
   checked?: boolean | 'mixed';
   pressed?: boolean | 'mixed';
@@ -62,7 +62,6 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
   const MAX_NAME = 100;
   const MAX_TEXT = 300;
   const MAX_OPTIONS = 10;
-  const MASK = '••••';
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'br', 'wbr', 'datalist', 'param', 'source', 'track']);
   const INTERACTIVE = new Set(['link', 'button', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'slider', 'spinbutton', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'gridcell', 'scrollbar', 'iframe']);
   // Roles whose accessible name comes from their content; their text is not repeated as lines.
@@ -372,11 +371,10 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
       if (type === 'checkbox' || type === 'radio') {
         node.checked = input.indeterminate ? 'mixed' : input.checked;
       } else if (tag === 'textarea' || TEXT_INPUTS.has(type) || type === 'range') {
+        // A password's value never leaves the page; the caller prints the mask instead.
         if (input.value) {
-          if (type === 'password') {
-            node.value = MASK;
-            node.secret = 1;
-          } else node.value = clip(input.value, MAX_TEXT);
+          if (type === 'password') node.secret = 1;
+          else node.value = clip(input.value, MAX_TEXT);
         }
         const ph = input.placeholder;
         if (ph && !input.value && ph !== node.name) node.placeholder = clip(ph, MAX_NAME);

@@ -3,7 +3,8 @@
 //     instruction words it contains), each with its surrounding region (its parent's subtree when
 //     small), using at most half the budget;
 //  2. then every line in the viewport, top to bottom;
-//  3. then the remaining lines in document order, until the budget is spent.
+//  3. then the headings, so the model sees what lies beyond the cut;
+//  4. then the remaining lines in document order, until the budget is spent.
 // A kept line always brings its ancestor lines, so the indentation stays truthful; each run of
 // omitted lines is shown as one `…` line.
 
@@ -15,6 +16,7 @@ export interface CutLine {
   /** Lowercase words the instruction is matched against (name, text, value, href). */
   haystack: string;
   inView: boolean;
+  heading: boolean;
 }
 
 /** Largest parent subtree that still counts as one region around an instruction match. */
@@ -46,6 +48,7 @@ export function chooseLines(lines: CutLine[], budget: number, instruction?: stri
     if (!fitted) break;
   }
   for (let i = 0; i < lines.length; i++) if (lines[i].inView && !keep(i, budget)) break;
+  for (let i = 0; i < lines.length; i++) if (lines[i].heading && !keep(i, budget)) break;
   for (let i = 0; i < lines.length; i++) if (!keep(i, budget)) break;
 
   const out: number[] = [];
