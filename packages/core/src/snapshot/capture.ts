@@ -88,7 +88,7 @@ function cutOutline(header: string, nodes: WalkNode[], lines: string[], ids: (st
   const cut: CutLine[] = nodes.map((n, i) => ({
     depth: n.depth,
     text: lines[i],
-    haystack: [n.name, n.text, n.value, n.href].filter(Boolean).join(' ').toLowerCase(),
+    haystack: instruction ? [n.name, n.text, n.value, n.href].filter(Boolean).join(' ').toLowerCase() : '',
     // Text has no box of its own here: it counts as visible when a neighbouring element is.
     inView: n.inView === 1 || (n.text !== undefined && (nodes[i - 1]?.inView === 1 || nodes[i + 1]?.inView === 1)),
     heading: n.role === 'heading',
