@@ -1,6 +1,7 @@
 // Browser provider: launch, the cdpUrl another client attaches to, Chromium switches, attach mode,
 // and that ending a session leaves no Chromium process behind.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,7 +102,7 @@ describe('attach mode', () => {
   it('drives an external browser and leaves it running at end', async () => {
     const profile = mkdtempSync(join(tmpdir(), 'deckhand-external-'));
     const external = spawn(
-      '/usr/bin/chromium-headless-shell',
+      '/usr/lib/chromium/chromium-headless-shell',
       ['--no-sandbox', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
       { stdio: 'ignore' },
     );
@@ -119,8 +120,10 @@ describe('attach mode', () => {
       await manager.end('p1', session.id);
       expect(isRunning(external.pid!)).toBe(true);
     } finally {
+      const exited = once(external, 'exit');
       external.kill('SIGKILL');
-      rmSync(profile, { recursive: true, force: true });
+      await exited;
+      rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
     }
   });
 });

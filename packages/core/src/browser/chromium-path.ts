@@ -2,12 +2,15 @@
 import { accessSync, constants } from 'node:fs';
 import { DeckhandError } from '../errors.js';
 
+// Debian's /usr/bin/chromium-headless-shell is a shell wrapper that does not exec: the browser would
+// run as its child, out of reach of signals sent to the process Playwright started. Prefer the binary.
+const HEADLESS_SHELL_BINARY = '/usr/lib/chromium/chromium-headless-shell';
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 const FULL_CHROMIUM = '/usr/bin/chromium';
 
 /** The headless shell starts fastest and uses about half the memory; a headed browser needs full Chromium. */
 export function findChromium(headless: boolean, override?: string): string {
-  const candidates = override ? [override] : headless ? [HEADLESS_SHELL, FULL_CHROMIUM] : [FULL_CHROMIUM];
+  const candidates = override ? [override] : headless ? [HEADLESS_SHELL_BINARY, HEADLESS_SHELL, FULL_CHROMIUM] : [FULL_CHROMIUM];
   const found = candidates.find(isExecutable);
   if (!found) {
     throw new DeckhandError('browser_unavailable', `No Chromium executable found (looked at ${candidates.join(', ')})`);

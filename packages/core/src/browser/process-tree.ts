@@ -1,15 +1,16 @@
 // Linux /proc helpers: find the browser process Playwright launched, and check that a tree is gone.
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** The browser (not a renderer/zygote) process started with this --user-data-dir. */
+/**
+ * The browser process started with this --user-data-dir: not a renderer/zygote (those carry --type=),
+ * and not a launcher script that runs the browser as its child (the innermost match wins).
+ */
 export function findBrowserPid(userDataDir: string): number | undefined {
-  for (const pid of listPids()) {
+  const candidates = listPids().filter((pid) => {
     const argv = readProc(pid, 'cmdline').split('\0');
-    if (argv.includes(`--user-data-dir=${userDataDir}`) && !argv.some((arg) => arg.startsWith('--type='))) {
-      return pid;
-    }
-  }
-  return undefined;
+    return argv.includes(`--user-data-dir=${userDataDir}`) && !argv.some((arg) => arg.startsWith('--type='));
+  });
+  return candidates.find((pid) => !candidates.some((other) => parentOf(other) === pid));
 }
 
 /** pid and all its descendants. */

@@ -41,17 +41,23 @@ function collectTextParts({ scope, owners }: { scope: Element | null; owners: El
   const skipped = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link']);
   const lineBreak = {};
   const parts: TextPart[] = [];
-  const stack: Array<Node | object> = [scope ?? document.documentElement];
+  const stack: Array<Node | object | string> = [scope ?? document.documentElement];
   while (stack.length > 0) {
     const item = stack.pop()!;
     if (item === lineBreak) {
       parts.push('\n');
       continue;
     }
+    if (item === ' ') {
+      parts.push(' ');
+      continue;
+    }
     const node = item as Node;
     if (node.nodeType === Node.TEXT_NODE) {
       const parent = node.parentElement;
-      if (!parent || parent.checkVisibility({ visibilityProperty: true })) parts.push(node.textContent ?? '');
+      if (!parent || parent.checkVisibility({ visibilityProperty: true })) {
+        parts.push((node.textContent ?? '').replace(/\s+/g, ' '));
+      }
       continue;
     }
     if (!(node instanceof Element)) continue;
@@ -62,8 +68,10 @@ function collectTextParts({ scope, owners }: { scope: Element | null; owners: El
       parts.push({ frame: ownerIndex });
       continue;
     }
+    // Inline boxes flow into their neighbours; inline-block ones (buttons, fields) are separate words;
+    // anything else is a block on its own line.
     const display = getComputedStyle(node).display;
-    const block = display !== 'contents' && !display.startsWith('inline');
+    const boundary = display === 'inline' || display === 'contents' ? '' : display.startsWith('inline') ? ' ' : lineBreak;
     const root = node.shadowRoot ?? closedRoots?.get(node) ?? null;
     let children: Node[];
     if (node instanceof HTMLSlotElement) {
@@ -72,9 +80,9 @@ function collectTextParts({ scope, owners }: { scope: Element | null; owners: El
     } else {
       children = Array.from((root ?? node).childNodes);
     }
-    if (block) stack.push(lineBreak);
+    if (boundary) stack.push(boundary);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
-    if (block) stack.push(lineBreak);
+    if (boundary) stack.push(boundary);
   }
   return parts;
 }

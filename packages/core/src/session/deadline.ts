@@ -2,6 +2,8 @@
 // timeout, combined so inner waits can ask how long they may still take.
 import { DeckhandError } from '../errors.js';
 
+const WIND_DOWN_MS = 2_000;
+
 export class Deadline {
   readonly signal: AbortSignal;
   private readonly at: number;
@@ -21,13 +23,27 @@ export class Deadline {
     return Math.max(1, Math.min(cap, this.at - Date.now()));
   }
 
-  /** The work's outcome, or the abort reason as soon as the deadline passes or the caller gives up. */
+  /**
+   * The work's outcome, or the abort reason once the deadline passes or the caller gives up. Even then
+   * it waits (briefly) for the work to wind down: the session's next operation must not start while
+   * this one still drives the browser. Inner waits are bounded by remaining(), so this is short.
+   */
   race<T>(work: Promise<T>): Promise<T> {
     if (this.signal.aborted) return Promise.reject(abortReason(this.signal));
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(abortReason(this.signal));
+      let abandoned = false;
+      const onAbort = () => {
+        abandoned = true;
+        const windDown = new Promise((settle) => setTimeout(settle, WIND_DOWN_MS).unref());
+        void Promise.race([work.catch(() => undefined), windDown]).then(() => reject(abortReason(this.signal)));
+      };
       this.signal.addEventListener('abort', onAbort, { once: true });
-      work.then(resolve, reject).finally(() => this.signal.removeEventListener('abort', onAbort));
+      work
+        .then(
+          (value) => abandoned || resolve(value),
+          (error) => abandoned || reject(error),
+        )
+        .finally(() => this.signal.removeEventListener('abort', onAbort));
     });
   }
 

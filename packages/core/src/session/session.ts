@@ -127,7 +127,7 @@ export class Session {
    * built elsewhere (model-driven act, observe, extract, agent): `parameters` must already be free of
    * variable values and keys (see recordedParameters).
    */
-  perform<T>(method: string, parameters: unknown, ctx: OpContext, operation: (scope: OperationScope) => Promise<T>): Promise<T> {
+  async perform<T>(method: string, parameters: unknown, ctx: OpContext, operation: (scope: OperationScope) => Promise<T>): Promise<T> {
     this.#assertLive();
     return this.#queue.run(async () => {
       this.#assertLive();
@@ -137,6 +137,8 @@ export class Session {
       const record = this.#history.begin(method, parameters, page.url());
       try {
         const result = await operation(this.#scope(ctx, page, record));
+        // Settling swallows a dying browser's errors; a result from a browser that is gone is not one.
+        if (!this.#browser.isConnected()) throw new Error('Browser disconnected');
         this.#history.finish(record, result, (await this.#pages.current()).url());
         return result;
       } catch (error) {

@@ -1,0 +1,190 @@
+// Session lifecycle: project isolation, 404 vs 410, limits, idle expiry, crash isolation, the
+// one-at-a-time queue and replay.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRunning, processTree } from '../src/browser/process-tree.js';
+import { DeckhandError } from '../src/errors.js';
+import { opContext, startFixtureServer, testManager, type FixtureServer } from './session-harness.js';
+
+let fixtures: FixtureServer;
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+});
+afterAll(() => fixtures.close());
+
+function errorOf(fn: () => unknown): DeckhandError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof DeckhandError) return error;
+    throw error;
+  }
+  throw new Error('expected a DeckhandError');
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('lookup', () => {
+  const manager = testManager();
+  afterAll(() => manager.shutdown());
+
+  it('hides sessions of other projects and reports ended ones as gone', async () => {
+    const session = await manager.start('alpha', { modelName: 'builtin/none' });
+    expect(manager.get('alpha', session.id)).toBe(session);
+    expect(errorOf(() => manager.get('beta', session.id))).toMatchObject({ code: 'session_not_found', status: 404 });
+    expect(errorOf(() => manager.get('alpha', 'no-such-id'))).toMatchObject({ code: 'session_not_found' });
+    await expect(manager.end('beta', session.id)).rejects.toMatchObject({ code: 'session_not_found' });
+
+    await manager.end('alpha', session.id);
+    expect(session.state).toBe('ended');
+    expect(errorOf(() => manager.get('alpha', session.id))).toMatchObject({ code: 'session_gone', status: 410 });
+    expect(errorOf(() => manager.get('beta', session.id))).toMatchObject({ code: 'session_not_found' });
+    await expect(manager.end('alpha', session.id)).rejects.toMatchObject({ code: 'session_gone' });
+    await expect(session.navigate({ url: fixtures.url('/forms.html') }, opContext())).rejects.toMatchObject({
+      code: 'session_gone',
+    });
+  });
+
+  it('keeps the model key off the enumerable session state', async () => {
+    const session = await manager.start('alpha', { modelName: 'openai/gpt-4.1-mini' }, { modelApiKey: 'sk-secret-key' });
+    expect(session.modelApiKey).toBe('sk-secret-key');
+    expect(JSON.stringify(session)).not.toContain('sk-secret-key');
+    expect(session.settings).toMatchObject({ modelName: 'openai/gpt-4.1-mini', verbose: 1, domSettleTimeoutMs: 10_000 });
+    await manager.end('alpha', session.id);
+  });
+});
+
+describe('limits', () => {
+  it('refuses sessions beyond maxSessions', async () => {
+    const manager = testManager({ maxSessions: 1 });
+    const first = await manager.start('alpha', { modelName: 'builtin/none' });
+    await expect(manager.start('beta', { modelName: 'builtin/none' })).rejects.toMatchObject({
+      code: 'session_limit',
+      status: 429,
+    });
+    await manager.end('alpha', first.id);
+    const second = await manager.start('beta', { modelName: 'builtin/none' });
+    await manager.shutdown();
+    expect(second.state).toBe('ended');
+  });
+
+  it('expires an idle session and kills its browser', async () => {
+    const manager = testManager({ idleTimeoutMs: 400 });
+    const session = await manager.start('alpha', { modelName: 'builtin/none' });
+    const tree = processTree(session.browserPid!);
+    await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
+    await waitUntil(() => session.state === 'expired');
+    expect(errorOf(() => manager.get('alpha', session.id))).toMatchObject({ code: 'session_gone' });
+    expect(errorOf(() => manager.get('alpha', session.id)).message).toMatch(/expired/);
+    await waitUntil(() => tree.every((pid) => !isRunning(pid)));
+  });
+
+  it('expires a session at its maximum age even while in use', async () => {
+    const manager = testManager({ maxSessionMs: 500 });
+    const session = await manager.start('alpha', { modelName: 'builtin/none' });
+    await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
+    await waitUntil(() => session.state === 'expired');
+    await manager.shutdown();
+  });
+});
+
+describe('crash', () => {
+  it('turns a killed browser into session_gone without touching other sessions', async () => {
+    const manager = testManager();
+    const victim = await manager.start('alpha', { modelName: 'builtin/none' });
+    const survivor = await manager.start('alpha', { modelName: 'builtin/none' });
+    await victim.navigate({ url: fixtures.url('/forms.html') }, opContext());
+    process.kill(victim.browserPid!, 'SIGKILL');
+    await waitUntil(() => victim.state === 'crashed');
+    const gone = errorOf(() => manager.get('alpha', victim.id));
+    expect(gone).toMatchObject({ code: 'session_gone' });
+    expect(gone.message).toMatch(/crashed/);
+    await expect(victim.act({ input: { selector: '#go' } }, opContext())).rejects.toMatchObject({ code: 'session_gone' });
+    const result = await survivor.navigate({ url: fixtures.url('/forms.html') }, opContext());
+    expect(result?.response.status).toBe(200);
+    await manager.shutdown();
+  });
+
+  it('fails an operation in flight when the browser dies under it', async () => {
+    const manager = testManager();
+    const session = await manager.start('alpha', { modelName: 'builtin/none' });
+    await session.navigate({ url: fixtures.url('/slow.html') }, opContext());
+    const pending = session.act({ input: { selector: '#ticker' } }, opContext());
+    setTimeout(() => process.kill(session.browserPid!, 'SIGKILL'), 150);
+    await expect(pending).rejects.toMatchObject({ code: 'session_gone' });
+    await manager.shutdown();
+  });
+});
+
+describe('queue and history', () => {
+  const manager = testManager();
+  afterAll(() => manager.shutdown());
+
+  it('runs concurrent operations one after the other', async () => {
+    const session = await manager.start('alpha', { modelName: 'builtin/none' });
+    await session.navigate({ url: fixtures.url('/slow.html') }, opContext());
+    const [first, second] = await Promise.all([
+      session.act({ input: { selector: '#fetch' } }, opContext()),
+      session.extract({ options: { selector: '#log' } }, opContext()),
+    ]);
+    expect(first.success).toBe(true);
+    // The extract waited for the act, which waited for the fetch to land.
+    expect(second).toEqual({ pageText: 'loaded: 800' });
+    const actions = session.replay().pages.flatMap((page) => page.actions);
+    const [act, extract] = actions.slice(-2);
+    expect(act!.method).toBe('act');
+    expect(extract!.method).toBe('extract');
+    expect(extract!.timestamp).toBeGreaterThanOrEqual(act!.endTime!);
+  });
+
+  it('drops a queued operation whose caller gave up before its turn', async () => {
+    const session = await manager.start('alpha', { modelName: 'builtin/none' });
+    await session.navigate({ url: fixtures.url('/slow.html') }, opContext());
+    const running = session.act({ input: { selector: '#fetch' } }, opContext());
+    const controller = new AbortController();
+    const queued = session.navigate({ url: fixtures.url('/forms.html') }, opContext(controller.signal));
+    controller.abort();
+    await expect(queued).rejects.toMatchObject({ code: 'timeout' });
+    await running;
+    const methods = session.replay().pages.flatMap((page) => page.actions.map((action) => action.method));
+    expect(methods).toEqual(['navigate', 'act']);
+  });
+
+  it('records pages and operations for replay, variables by name only', async () => {
+    const session = await manager.start('alpha', { modelName: 'builtin/none' });
+    await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
+    await session.act(
+      {
+        input: { selector: '#password', method: 'fill', arguments: ['%pw%'] },
+        options: { variables: { pw: { value: 'hunter2-secret', description: 'the password' } }, model: { modelName: 'openai/x', apiKey: 'sk-model' } },
+      },
+      opContext(),
+    );
+    await session.act({ input: { selector: '#to-select', method: 'click' } }, opContext());
+    const replay = session.replay();
+    expect(replay.pages.map((page) => page.url)).toEqual([
+      'about:blank',
+      fixtures.url('/forms.html'),
+      fixtures.url('/select.html'),
+    ]);
+    const forms = replay.pages[1]!;
+    expect(forms.duration).toBeGreaterThanOrEqual(0);
+    expect(forms.actions.map((action) => action.method)).toEqual(['act', 'act']);
+    expect(forms.actions[0]).toMatchObject({
+      parameters: {
+        input: { selector: '#password', method: 'fill', arguments: ['%pw%'] },
+        options: { variables: ['pw'], model: 'openai/x' },
+      },
+      result: { success: true },
+    });
+    expect(typeof forms.actions[0]!.endTime).toBe('number');
+    const text = JSON.stringify(replay);
+    expect(text).not.toContain('hunter2-secret');
+    expect(text).not.toContain('sk-model');
+  });
+});
