@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
  */
 export function findBrowserPid(userDataDir: string): number | undefined {
   const candidates = listPids().filter((pid) => {
-    const argv = readProc(pid, 'cmdline').split('\0');
+    const argv = commandLineOf(pid);
     return argv.includes(`--user-data-dir=${userDataDir}`) && !argv.some((arg) => arg.startsWith('--type='));
   });
   return candidates.find((pid) => !candidates.some((other) => parentOf(other) === pid));
