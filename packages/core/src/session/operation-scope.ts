@@ -6,6 +6,12 @@ import type { SessionSettings } from './session-settings.js';
 export interface OpContext {
   signal: AbortSignal;
   log?: (line: LogLine) => void;
+  /** Model key from this request's x-model-api-key header; wins over the session's. Never logged. */
+  modelApiKey?: string;
+  /** The client asked to skip the act cache (browserbase-cache-bypass: true). */
+  cacheBypass?: boolean;
+  /** Told whether a cached action answered (only when the cache was consulted). */
+  onCacheStatus?: (status: 'HIT' | 'MISS') => void;
 }
 
 export interface OperationScope {

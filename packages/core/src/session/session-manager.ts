@@ -57,6 +57,11 @@ export class SessionManager {
     await this.get(projectId, sessionId).stop('ended');
   }
 
+  /** Live sessions, across projects. */
+  count(): number {
+    return this.store.size;
+  }
+
   /** Ends every session (server shutdown). */
   async shutdown(): Promise<void> {
     await Promise.all(this.store.all().map((session) => session.stop('ended')));
