@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { START_BODY, expectError, expectOk, useContract } from '../support/contract';
+import { closedPortUrl } from '../support/closed-port';
 import { pageText } from '../support/page-log';
 
 const ctx = useContract();
@@ -22,9 +23,9 @@ describe('operations without a model', () => {
 
   it('reports a navigation that cannot reach its host as an error', async () => {
     const id = await ctx.startSession();
-    const reply = await ctx.api.call('navigate', { id, body: { url: 'http://127.0.0.1:9/' }, headers: json });
-    expect(reply.status).toBeGreaterThanOrEqual(400);
-    expect(reply.body).toMatchObject({ success: false, message: expect.stringMatching(/ERR_CONNECTION_REFUSED|refused/i) });
+    const reply = await ctx.api.call('navigate', { id, body: { url: await closedPortUrl() }, headers: json });
+    expectError(reply, 502, 'navigation_failed');
+    expect(reply.body.message).toMatch(/ERR_CONNECTION_REFUSED/);
   });
 
   it('extracts page text with no instruction, scoped by CSS or XPath, including frames and shadow roots', async () => {

@@ -1,5 +1,6 @@
 // Server-sent events exactly as Stagehand clients parse them.
 import { describe, expect, it } from 'vitest';
+import { closedPortUrl } from '../support/closed-port';
 import { expectError, finishedOf, useContract } from '../support/contract';
 
 const ctx = useContract({ DECKHAND_SSE_HEARTBEAT_MS: '100' });
@@ -51,11 +52,11 @@ describe('streaming', () => {
 
   it('reports a failure after the stream opened as an error event with status 200', async () => {
     const id = await ctx.startSession();
-    const reply = await ctx.api.call('navigate', { id, body: { url: 'http://127.0.0.1:9/' }, headers: { 'x-stream-response': 'true' } });
+    const reply = await ctx.api.call('navigate', { id, body: { url: await closedPortUrl() }, headers: { 'x-stream-response': 'true' } });
     expect(reply.status).toBe(200);
     const last = reply.events!.at(-1)!;
     expect(last.data.status).toBe('error');
-    expect(last.data.error).toMatch(/refused/i);
+    expect(last.data).toMatchObject({ code: 'navigation_failed', error: expect.stringMatching(/ERR_CONNECTION_REFUSED/) });
     expect(reply.events!.filter((e) => e.data.status === 'finished')).toHaveLength(0);
   });
 
@@ -85,7 +86,7 @@ describe('streaming', () => {
     await expect(pending).rejects.toThrow();
     const started = Date.now();
     const next = await ctx.api.call('extract', { id, body: {}, headers: { 'x-stream-response': 'false' } });
-    expect(next.status).toBe(200);
+    expect(next.status, JSON.stringify(next.body)).toBe(200);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

@@ -71,16 +71,19 @@ export function clientDriver(baseUrl: string, defaults: Record<string, string> =
     name: 'client',
     async call(op, { id, body, headers } = {}) {
       const init = { headers, parseAs: 'stream' as const };
-      const fn = ops[op] as (...args: unknown[]) => Promise<{ response: Response }>;
+      const fn = ops[op] as (...args: unknown[]) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
       const args: unknown[] = routes.get(op)!.path.includes('{id}') ? [id] : [];
       if (routes.get(op)!.method === 'post') args.push(body);
-      const { response } = await fn(...args, init);
+      const { data, error, response } = await fn(...args, init);
+      // openapi-fetch has already read an error body into `error`; a success body is the stream in `data`.
+      if (!response.ok) return { status: response.status, headers: response.headers, body: error };
+      const stream = data as ReadableStream<Uint8Array>;
       if (isStream(response)) {
         const events: NonNullable<Reply['events']> = [];
-        for await (const event of readEvents(response.body!)) events.push(event as NonNullable<Reply['events']>[number]);
+        for await (const event of readEvents(stream)) events.push(event as NonNullable<Reply['events']>[number]);
         return { status: response.status, headers: response.headers, body: undefined, events };
       }
-      const text = await response.text();
+      const text = await new Response(stream).text();
       return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
     },
   };

@@ -33,9 +33,9 @@ function failure(response: Response, error: unknown): DeckhandApiError {
 }
 
 /** The terminal event of a stream, as the `data` a JSON answer would have carried. */
-async function finish(response: Response, onLog?: (line: LogLine) => void): Promise<Record<string, unknown>> {
-  if (!response.body) throw new Error('Stream ended without completion signal');
-  for await (const event of readEvents(response.body)) {
+async function finish(body: ReadableStream<Uint8Array> | undefined, onLog?: (line: LogLine) => void): Promise<Record<string, unknown>> {
+  if (!body) throw new Error('Stream ended without completion signal');
+  for await (const event of readEvents(body)) {
     const data = event.data as StreamEvent['data'] & Record<string, unknown>;
     if (data.status === 'running') onLog?.(data.message as LogLine);
     if (data.status === 'error') {
@@ -70,9 +70,9 @@ export function createDeckhandClient(options: DeckhandClientOptions) {
       signal: call.signal,
       parseAs: stream ? 'stream' : undefined,
     });
-    if (!response.ok) throw failure(response, stream ? await response.json().catch(() => error) : error);
+    if (!response.ok) throw failure(response, error);
     if (!stream) return (data as { data: T }).data;
-    return (await finish(response, call.onLog)) as T;
+    return (await finish(data as ReadableStream<Uint8Array>, call.onLog)) as T;
   }
 
   function session(id: string) {

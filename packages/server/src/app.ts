@@ -20,8 +20,9 @@ export interface AppDeps extends RouteDeps {
 
 /** An empty JSON body counts as `{}` (clients send a 0-byte body to `end`); the schema then decides. */
 const emptyJsonIsEmptyObject = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.req.method === 'POST' && /json/i.test(c.req.header('content-type') ?? '') && (await c.req.text()).trim() === '') {
-    c.req.bodyCache.json = Promise.resolve({});
+  const raw = c.req.raw;
+  if (raw.method === 'POST' && /json/i.test(raw.headers.get('content-type') ?? '') && (await raw.clone().text()).trim() === '') {
+    c.req.raw = new Request(raw.url, { method: 'POST', headers: raw.headers, body: '{}', signal: raw.signal });
   }
   return next();
 });

@@ -636,9 +636,30 @@ export interface components {
             downloadsPath?: string;
             acceptDownloads?: boolean;
         };
-        BrowserConfig: {
-            /** @enum {string} */
-            type: "local" | "browserbase";
+        /**
+         * @description Which browser the session drives. `local` needs `cdpUrl` (attach to that browser) or
+         *     `launchOptions` (launch one); `browserbase` (or no `browser` at all) uses the server's own
+         *     browser provider.
+         */
+        BrowserConfig: components["schemas"]["LocalCdpBrowserConfig"] | components["schemas"]["LocalLaunchBrowserConfig"] | components["schemas"]["ProviderBrowserConfig"];
+        /** LocalCdpBrowserConfig */
+        LocalCdpBrowserConfig: {
+            /** @constant */
+            type: "local";
+            cdpUrl: string;
+            launchOptions?: components["schemas"]["LaunchOptions"];
+        };
+        /** LocalLaunchBrowserConfig */
+        LocalLaunchBrowserConfig: {
+            /** @constant */
+            type: "local";
+            cdpUrl?: string;
+            launchOptions: components["schemas"]["LaunchOptions"];
+        };
+        /** ProviderBrowserConfig */
+        ProviderBrowserConfig: {
+            /** @constant */
+            type: "browserbase";
             cdpUrl?: string;
             launchOptions?: components["schemas"]["LaunchOptions"];
         };

@@ -1,7 +1,7 @@
 // Navigates a frame (the active page's main frame by default) and reports the main response in the
 // shape of CDP's Network.Response, without its body.
 import { randomUUID } from 'node:crypto';
-import type { Response } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { DeckhandError, isDeckhandError } from '../errors.js';
 import { Deadline } from '../session/deadline.js';
 import type { OperationScope } from '../session/operation-scope.js';
@@ -16,6 +16,9 @@ export async function navigate(scope: OperationScope, request: NavigateRequest):
   const frame = await scope.frame(request.frameId);
   const timeout = request.options?.timeout ?? DEFAULT_TIMEOUT_MS;
   const deadline = new Deadline(scope.signal, timeout, 'navigate');
+  // A cancelled or timed-out navigation must not keep loading under the session's next operation.
+  const stopLoading = () => void stopPageLoading(frame.page());
+  deadline.signal.addEventListener('abort', stopLoading, { once: true });
   try {
     const response = await deadline.race(
       frame.goto(url, {
@@ -34,7 +37,18 @@ export async function navigate(scope: OperationScope, request: NavigateRequest):
   } catch (error) {
     throw asNavigationError(error, url);
   } finally {
+    deadline.signal.removeEventListener('abort', stopLoading);
     deadline.dispose();
+  }
+}
+
+async function stopPageLoading(page: Page): Promise<void> {
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Page.stopLoading');
+    await cdp.detach();
+  } catch {
+    // The page is gone or closing: nothing left to stop.
   }
 }
 

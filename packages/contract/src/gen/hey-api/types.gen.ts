@@ -474,8 +474,37 @@ export type LaunchOptions = {
     acceptDownloads?: boolean;
 };
 
-export type BrowserConfig = {
-    type: 'local' | 'browserbase';
+/**
+ * Which browser the session drives. `local` needs `cdpUrl` (attach to that browser) or
+ * `launchOptions` (launch one); `browserbase` (or no `browser` at all) uses the server's own
+ * browser provider.
+ *
+ */
+export type BrowserConfig = LocalCdpBrowserConfig | LocalLaunchBrowserConfig | ProviderBrowserConfig;
+
+/**
+ * LocalCdpBrowserConfig
+ */
+export type LocalCdpBrowserConfig = {
+    type: 'local';
+    cdpUrl: string;
+    launchOptions?: LaunchOptions;
+};
+
+/**
+ * LocalLaunchBrowserConfig
+ */
+export type LocalLaunchBrowserConfig = {
+    type: 'local';
+    cdpUrl?: string;
+    launchOptions: LaunchOptions;
+};
+
+/**
+ * ProviderBrowserConfig
+ */
+export type ProviderBrowserConfig = {
+    type: 'browserbase';
     cdpUrl?: string;
     launchOptions?: LaunchOptions;
 };

@@ -460,11 +460,44 @@ export const zLaunchOptions = z.strictObject({
     acceptDownloads: z.boolean().optional()
 });
 
-export const zBrowserConfig = z.strictObject({
-    type: z.enum(['local', 'browserbase']),
+/**
+ * LocalCdpBrowserConfig
+ */
+export const zLocalCdpBrowserConfig = z.strictObject({
+    type: z.literal('local'),
+    cdpUrl: z.string().min(1),
+    launchOptions: zLaunchOptions.optional()
+});
+
+/**
+ * LocalLaunchBrowserConfig
+ */
+export const zLocalLaunchBrowserConfig = z.strictObject({
+    type: z.literal('local'),
+    cdpUrl: z.string().min(1).optional(),
+    launchOptions: zLaunchOptions
+});
+
+/**
+ * ProviderBrowserConfig
+ */
+export const zProviderBrowserConfig = z.strictObject({
+    type: z.literal('browserbase'),
     cdpUrl: z.string().min(1).optional(),
     launchOptions: zLaunchOptions.optional()
 });
+
+/**
+ * Which browser the session drives. `local` needs `cdpUrl` (attach to that browser) or
+ * `launchOptions` (launch one); `browserbase` (or no `browser` at all) uses the server's own
+ * browser provider.
+ *
+ */
+export const zBrowserConfig = z.union([
+    zLocalCdpBrowserConfig,
+    zLocalLaunchBrowserConfig,
+    zProviderBrowserConfig
+]);
 
 /**
  * Accepted for compatibility; `browserSettings.viewport` is honoured, other fields are informational.
