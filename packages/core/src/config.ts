@@ -1,4 +1,6 @@
 // Core configuration: read once at the edge (env, CLI) into this typed object and passed down.
+import { cacheDirFromEnv } from './cache/act-cache.js';
+import type { ModelEnv } from './models/model-config.js';
 
 export interface CoreConfig {
   /** Live sessions allowed at once, across all projects. */
@@ -19,6 +21,12 @@ export interface CoreConfig {
   settleQuietMs: number;
   /** Settle bound when the start request has no domSettleTimeoutMs. */
   defaultDomSettleTimeoutMs: number;
+  /** The server's model-related environment (keys, endpoints, cloud settings), captured once. */
+  modelEnv: ModelEnv;
+  /** Act cache directory; the empty string keeps the cache in memory only. */
+  cacheDir: string;
+  /** Act cache entries kept in memory (the disk holds all). */
+  cacheMaxEntries: number;
 }
 
 export const DEFAULT_CORE_CONFIG: CoreConfig = {
@@ -30,7 +38,13 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   actionabilityTimeoutMs: 3_000,
   settleQuietMs: 500,
   defaultDomSettleTimeoutMs: 10_000,
+  modelEnv: {},
+  cacheDir: '',
+  cacheMaxEntries: 1_000,
 };
+
+/** What the model layer may read: provider keys and endpoints, cloud credentials, nothing else. */
+const MODEL_ENV = /(_API_KEY|_BASE_URL)$|^(AWS|GOOGLE|GEMINI|VERTEX|AZURE|OLLAMA|LMSTUDIO|OPENAI|ANTHROPIC|OPENROUTER)_/;
 
 export function loadCoreConfigFromEnv(env: Record<string, string | undefined>): CoreConfig {
   return {
@@ -40,6 +54,9 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>): 
     maxSessionMs: positiveInt(env.DECKHAND_MAX_SESSION_MS, DEFAULT_CORE_CONFIG.maxSessionMs),
     chromiumPath: env.DECKHAND_CHROMIUM_PATH || undefined,
     headless: !['false', '0', 'no'].includes((env.DECKHAND_HEADLESS ?? '').toLowerCase()),
+    modelEnv: Object.fromEntries(Object.entries(env).filter(([name, value]) => value !== undefined && MODEL_ENV.test(name))),
+    cacheDir: cacheDirFromEnv(env),
+    cacheMaxEntries: positiveInt(env.DECKHAND_CACHE_MAX_ENTRIES, DEFAULT_CORE_CONFIG.cacheMaxEntries),
   };
 }
 

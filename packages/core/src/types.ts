@@ -111,6 +111,13 @@ export interface NavigateResult {
   response: NetworkResponse;
 }
 
+export interface ObserveRequest {
+  instruction?: string;
+  options?: { model?: ModelConfigOrName; timeout?: number; selector?: string; variables?: Variables };
+  frameId?: FrameId;
+  streamResponse?: boolean;
+}
+
 export interface ExtractRequest {
   instruction?: string;
   schema?: Record<string, unknown>;

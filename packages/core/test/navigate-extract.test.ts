@@ -97,8 +97,8 @@ describe('extract page text', () => {
     await expect(pageText({ selector: '#missing' })).rejects.toMatchObject({ code: 'validation_error' });
   });
 
-  it('leaves model-driven extraction to the model layer', async () => {
-    await expect(session.extract({ instruction: 'the title' }, opContext())).rejects.toMatchObject({ code: 'not_implemented' });
-    await expect(session.act({ input: 'click go' }, opContext())).rejects.toMatchObject({ code: 'not_implemented' });
+  it('hands instructions to the model layer (operations-*.test.ts covers them)', async () => {
+    await expect(session.extract({ instruction: 'all the text' }, opContext())).resolves.toMatchObject({ extraction: expect.any(String) });
+    await expect(session.act({ input: 'click the Nonexistent Widget' }, opContext())).resolves.toMatchObject({ success: false });
   });
 });

@@ -33,14 +33,15 @@ export interface ActCache {
 }
 
 export interface ActCacheOptions {
+  /** Where entry files go; the empty string keeps entries in memory only. */
   dir: string;
   /** Entries kept in memory; the disk holds all. */
   maxEntries: number;
 }
 
-/** The cache directory from server config: DECKHAND_CACHE_DIR, else .deckhand/cache. */
+/** The cache directory from server config: DECKHAND_CACHE_DIR (empty: memory only), else .deckhand/cache. */
 export function cacheDirFromEnv(env: Record<string, string | undefined>): string {
-  return env.DECKHAND_CACHE_DIR || DEFAULT_CACHE_DIR;
+  return env.DECKHAND_CACHE_DIR ?? DEFAULT_CACHE_DIR;
 }
 
 export function createActCache({ dir, maxEntries }: ActCacheOptions): ActCache {
@@ -62,6 +63,7 @@ export function createActCache({ dir, maxEntries }: ActCacheOptions): ActCache {
         remember(key, hit);
         return hit;
       }
+      if (!dir) return undefined;
       let entry: ActCacheEntry;
       try {
         entry = JSON.parse(await readFile(fileOf(key), 'utf8')) as ActCacheEntry;
@@ -77,18 +79,19 @@ export function createActCache({ dir, maxEntries }: ActCacheOptions): ActCache {
     async set(key, entry, forbidden = []) {
       const file = fileOf(key);
       if (containsValue(entry, forbidden)) return false;
+      remember(key, entry);
+      if (!dir) return true;
       await mkdir(dir, { recursive: true });
       // Write beside the target then rename: readers see the old file or the new one, never half of one.
       const tmp = join(dir, `.${key}.${randomUUID()}.tmp`);
       await writeFile(tmp, JSON.stringify(entry), { mode: 0o600 });
       await rename(tmp, file);
-      remember(key, entry);
       return true;
     },
 
     async delete(key) {
       memory.delete(key);
-      await rm(fileOf(key), { force: true });
+      if (dir) await rm(fileOf(key), { force: true });
     },
   };
 }

@@ -3,13 +3,18 @@
 // session has ended, crashed or expired.
 import { randomUUID } from 'node:crypto';
 import type { Frame } from 'playwright-core';
-import { performAction } from '../actions/perform-action.js';
 import type { BrowserHandle } from '../browser/browser-handle.js';
 import type { CoreConfig } from '../config.js';
 import { findFrameById, frameIdOf } from '../dom/frame-lookup.js';
 import { DeckhandError, isDeckhandError } from '../errors.js';
+import { actWithAction, actWithInstruction } from '../operations/act.js';
+import { actCacheFor } from '../operations/act-cache-store.js';
+import type { CacheUse } from '../operations/cached-act.js';
 import { extractText } from '../operations/extract-text.js';
+import { extractWithModel } from '../operations/model-extract.js';
+import type { ModelDeps } from '../operations/model-run.js';
 import { navigate } from '../operations/navigate.js';
+import { observe } from '../operations/observe.js';
 import type {
   ActRequest,
   ActResult,
@@ -19,6 +24,7 @@ import type {
   LogLine,
   NavigateRequest,
   NavigateResult,
+  ObserveRequest,
   ReplayResult,
 } from '../types.js';
 import { ActivePage } from './active-page.js';
@@ -101,21 +107,36 @@ export class Session {
     return this.perform('navigate', recordedParameters(req), ctx, (scope) => navigate(scope, req));
   }
 
-  async act(req: ActRequest, ctx: OpContext): Promise<ActResult> {
+  act(req: ActRequest, ctx: OpContext): Promise<ActResult> {
+    const deps = this.#modelDeps(ctx);
     const input = req.input;
     if (typeof input === 'string') {
-      throw new DeckhandError('not_implemented', 'Natural-language act needs the model layer, which is not available yet');
+      return this.perform('act', recordedParameters(req), ctx, (scope) => actWithInstruction(scope, { ...req, input }, deps, this.#cacheUse(ctx)));
     }
-    return this.perform('act', recordedParameters(req), ctx, (scope) =>
-      performAction(scope, { ...req, input: input as Action }, this.#config),
+    return this.perform('act', recordedParameters(req), ctx, (scope) => actWithAction(scope, { ...req, input }, deps));
+  }
+
+  observe(req: ObserveRequest, ctx: OpContext): Promise<Action[]> {
+    return this.perform('observe', recordedParameters(req), ctx, (scope) => observe(scope, req, this.#modelDeps(ctx)));
+  }
+
+  extract(req: ExtractRequest, ctx: OpContext): Promise<unknown> {
+    // With neither instruction nor schema the answer is the page text, and no model is involved.
+    const withModel = req.instruction !== undefined || req.schema !== undefined;
+    return this.perform('extract', recordedParameters(req), ctx, (scope) =>
+      withModel ? extractWithModel(scope, req, this.#modelDeps(ctx)) : extractText(scope, req),
     );
   }
 
-  async extract(req: ExtractRequest, ctx: OpContext): Promise<unknown> {
-    if (req.instruction !== undefined || req.schema !== undefined) {
-      throw new DeckhandError('not_implemented', 'extract with an instruction or schema needs the model layer, which is not available yet');
-    }
-    return this.perform('extract', recordedParameters(req), ctx, (scope) => extractText(scope, req));
+  /** The request's key wins over the session's; neither is ever logged or recorded. */
+  #modelDeps(ctx: OpContext): ModelDeps {
+    return { config: this.#config, apiKey: ctx.modelApiKey || this.#modelApiKey };
+  }
+
+  /** The act cache, unless the session turned it off or the request asked to skip it. */
+  #cacheUse(ctx: OpContext): CacheUse | undefined {
+    if (!this.settings.enableCaching || ctx.cacheBypass) return undefined;
+    return { cache: actCacheFor(this.#config), onStatus: ctx.onCacheStatus };
   }
 
   replay(): ReplayResult {

@@ -1,0 +1,43 @@
+// act with an instruction: the model picks one action from a snapshot of the frame (seeing variables
+// by name only), the action is mapped to a replayable selector and run by the deterministic executor.
+import type { Frame } from 'playwright-core';
+import type { CoreConfig } from '../config.js';
+import type { VariableInfo } from '../inference/index.js';
+import type { OperationScope } from '../session/operation-scope.js';
+import type { ActResult, Variables } from '../types.js';
+import { toAction } from './chosen-action.js';
+import type { ModelRun } from './model-run.js';
+import { snapshotOf } from './page-snapshot.js';
+import { runAction } from './run-action.js';
+
+export interface InstructionAct {
+  instruction: string;
+  variables?: Variables;
+}
+
+export async function actOnInstruction(
+  scope: OperationScope,
+  frame: Frame,
+  request: InstructionAct,
+  run: ModelRun,
+  tuning: CoreConfig,
+): Promise<ActResult> {
+  const { instruction, variables } = request;
+  const snapshot = await snapshotOf(frame, { instruction, variables });
+  const chosen = await run.inference.chooseAction({ instruction, snapshot, variables: variableInfo(variables), signal: run.signal, usage: run.usage });
+  if ('failure' in chosen) {
+    scope.log({ category: 'act', message: `no action for the instruction: ${chosen.failure}`, level: 1 });
+    return { success: false, message: chosen.failure, actionDescription: instruction, actions: [] };
+  }
+  const page = frame.page();
+  const action = await toAction(chosen, { snapshot, frame, page });
+  scope.log({ category: 'act', message: `${run.inference.identity} chose ${action.method} on ${action.selector}`, level: 1 });
+  return runAction(scope, page, action, variables, run, tuning);
+}
+
+/** What the model may know of the variables: names and descriptions, never values. */
+export function variableInfo(variables: Variables | undefined): VariableInfo[] {
+  return Object.entries(variables ?? {}).map(([name, value]) =>
+    typeof value === 'object' && value.description ? { name, description: value.description } : { name },
+  );
+}
