@@ -1,0 +1,53 @@
+// The published @browserbasehq/stagehand 3.x client, unchanged, in its BROWSERBASE mode against
+// Deckhand: it starts a session through the API, finds the browser through the Browserbase-style
+// session record, drives the page, and ends the session.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Stagehand } from '@browserbasehq/stagehand';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let server: TestServer;
+let fixtures: FixtureServer;
+
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+  server = await startTestServer({ DECKHAND_API_KEYS: 'sh-key:sh-project' });
+  process.env.STAGEHAND_API_URL = server.url;
+  process.env.BROWSERBASE_BASE_URL = server.url;
+});
+
+afterAll(async () => {
+  await server?.close();
+  await fixtures?.close();
+});
+
+describe('published Stagehand client', () => {
+  it('runs start → goto → act → extract → end against Deckhand', async () => {
+    const stagehand = new Stagehand({
+      env: 'BROWSERBASE',
+      apiKey: 'sh-key',
+      projectId: 'sh-project',
+      model: { modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-unused-by-these-calls' },
+      verbose: 0,
+      disablePino: true,
+    });
+    await stagehand.init();
+    const sessionId = stagehand.browserbaseSessionID!;
+    try {
+      expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      const page = stagehand.context.pages()[0]!;
+      await page.goto(fixtures.url('forms.html'));
+      const acted = await stagehand.act({ selector: '#go', method: 'click', description: 'the Go button', arguments: [] });
+      expect(acted.success).toBe(true);
+      const extracted = (await stagehand.extract()) as { pageText: string };
+      expect(extracted.pageText).toContain('clicked: go');
+      const replay = await fetch(`${server.url}/v1/sessions/${sessionId}/replay`, { headers: { 'x-bb-api-key': 'sh-key' } });
+      const pages = (await replay.json()).data.pages as Array<{ actions: Array<{ method: string }> }>;
+      expect(pages.flatMap((p) => p.actions.map((a) => a.method))).toEqual(expect.arrayContaining(['navigate', 'act', 'extract']));
+    } finally {
+      await stagehand.close();
+    }
+    const ended = await fetch(`${server.url}/v1/sessions/${sessionId}/replay`, { headers: { 'x-bb-api-key': 'sh-key' } });
+    expect(ended.status).toBe(410);
+  });
+});
