@@ -39,7 +39,9 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
         headers,
         fetch: apiKey ? undefined : withoutAuthorization,
       });
-      const chat = 'openaiEndpointFormat' in config && config.openaiEndpointFormat === 'chat';
+      // OpenAI itself defaults to Responses; other OpenAI-compatible servers mostly speak only Chat Completions.
+      const format = 'openaiEndpointFormat' in config ? config.openaiEndpointFormat : undefined;
+      const chat = format === 'chat' || (target.kind === 'openai-compatible' && format !== 'responses');
       return make(chat ? openai.chat(modelId) : openai.responses(modelId), target.kind === 'openai');
     }
     case 'anthropic':

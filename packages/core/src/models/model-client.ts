@@ -13,7 +13,8 @@ export interface ModelClient {
   generateObject(request: StructuredRequest): Promise<unknown>;
 }
 
-export function createModelClient(target: ModelTarget, sources: KeySources & { log?: ModelLog }): ModelClient {
+export function createModelClient(named: ModelTarget, sources: KeySources & { log?: ModelLog }): ModelClient {
+  const target = withEnvBaseURL(named, sources.env);
   const credentials = resolveCredentials(target, sources);
   const provider = createProviderModel(target, credentials, sources.env);
   const site: ModelCallSite = { provider: target.providerName, modelId: target.modelId, secrets: provider.secrets };
@@ -22,4 +23,19 @@ export function createModelClient(target: ModelTarget, sources: KeySources & { l
     identity: modelIdentity(target),
     generateObject: (request) => generateStructured(provider, site, request, sources.log),
   };
+}
+
+/** Endpoint overrides the server's environment may set (OPENAI_BASE_URL, OLLAMA_BASE_URL, …); a config's own baseURL wins. */
+const ENV_BASE_URL: Partial<Record<ModelTarget['kind'], (target: ModelTarget) => string>> = {
+  openai: () => 'OPENAI_BASE_URL',
+  anthropic: () => 'ANTHROPIC_BASE_URL',
+  google: () => 'GOOGLE_GENERATIVE_AI_BASE_URL',
+  'openai-compatible': (target) => `${target.providerName.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_BASE_URL`,
+};
+
+function withEnvBaseURL(target: ModelTarget, env: KeySources['env']): ModelTarget {
+  if (target.config.baseURL) return target;
+  const name = ENV_BASE_URL[target.kind]?.(target);
+  const baseURL = name ? env[name]?.trim() : undefined;
+  return baseURL ? { ...target, baseURL } : target;
 }
