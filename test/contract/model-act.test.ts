@@ -111,3 +111,39 @@ describe('act with an instruction (built-in offline model)', () => {
     expect(acts.at(-1)).toMatchObject({ parameters: { input: 'click Go' }, tokenUsage: { timeMs: expect.any(Number) } });
   });
 });
+
+describe('self-heal of an Action whose selector fails', () => {
+  const broken = { selector: '#go-renamed', method: 'click', description: 'the Go button' };
+
+  it('re-resolves the target from the description and reports the healed selector (selfHeal on by default)', async () => {
+    const id = await ctx.sessionOn('forms.html');
+    const reply = await ctx.api.call('act', { id, body: { input: broken }, headers });
+    expectOk(reply);
+    const result = reply.body.data.result;
+    expect(result.success, result.message).toBe(true);
+    expect(result.actions[0]).toMatchObject({ selector: expect.stringMatching(/^xpath=.*button/), method: 'click', description: 'the Go button' });
+    expect(result.message).toMatch(/self-healed/);
+    expect(await pageText(ctx.api, id, '#log')).toContain('clicked: go');
+  });
+
+  it('keeps the method and %name% arguments of the Action when healing', async () => {
+    const id = await ctx.sessionOn('forms.html');
+    const input = { selector: '#name-old', method: 'fill', arguments: ['%who%'], description: 'Name' };
+    const reply = await ctx.api.call('act', { id, body: { input, options: { variables: { who: 'Grace' } } }, headers });
+    expectOk(reply);
+    expect(reply.body.data.result.success, reply.body.data.result.message).toBe(true);
+    expect(reply.body.data.result.actions[0]).toMatchObject({ method: 'fill', arguments: ['%who%'] });
+    expectOk(await ctx.api.call('act', { id, body: { input: { selector: '#submit', method: 'click' } }, headers }));
+    expect(await pageText(ctx.api, id, '#result')).toMatch(/^submitted: Grace \//);
+  });
+
+  it('fails honestly with selfHeal: false', async () => {
+    const id = await ctx.startSession({ selfHeal: false });
+    expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') } }));
+    const reply = await ctx.api.call('act', { id, body: { input: broken }, headers });
+    expectOk(reply);
+    expect(reply.body.data.result.success).toBe(false);
+    expect(reply.body.data.result.message).toMatch(/go-renamed/);
+    expect(await pageText(ctx.api, id, '#log')).toBe('');
+  });
+});
