@@ -17,7 +17,8 @@ export async function navigate(scope: OperationScope, request: NavigateRequest):
   const timeout = request.options?.timeout ?? DEFAULT_TIMEOUT_MS;
   const deadline = new Deadline(scope.signal, timeout, 'navigate');
   // A cancelled or timed-out navigation must not keep loading under the session's next operation.
-  const stopLoading = () => void stopPageLoading(frame.page());
+  let stopped: Promise<void> | undefined;
+  const stopLoading = () => (stopped = stopPageLoading(frame.page()));
   deadline.signal.addEventListener('abort', stopLoading, { once: true });
   try {
     const response = await deadline.race(
@@ -35,6 +36,7 @@ export async function navigate(scope: OperationScope, request: NavigateRequest):
       response: await networkResponseOf(response),
     };
   } catch (error) {
+    await stopped;
     throw asNavigationError(error, url);
   } finally {
     deadline.signal.removeEventListener('abort', stopLoading);
