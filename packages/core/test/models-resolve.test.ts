@@ -28,10 +28,10 @@ describe('resolveModel', () => {
     expect(resolveModel(undefined, '').kind).toBe('builtin');
   });
 
-  it('maps the legacy provider field (microsoft = azure, browserbase = infer)', () => {
+  it('maps the legacy provider field (microsoft = azure)', () => {
     expect(resolveModel({ modelName: 'my-deployment', provider: 'microsoft' }).kind).toBe('azure');
     expect(resolveModel({ modelName: 'some-model', provider: 'anthropic' }).kind).toBe('anthropic');
-    expect(resolveModel({ modelName: 'gpt-4o', provider: 'browserbase' }).kind).toBe('openai');
+    expect(resolveModel({ modelName: 'some-model', provider: 'openai' }).kind).toBe('openai');
   });
 
   it('treats unknown prefixes with a baseURL as OpenAI-compatible, and knows local Ollama', () => {

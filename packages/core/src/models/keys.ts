@@ -25,7 +25,7 @@ export function resolveCredentials(target: ModelTarget, { sessionApiKey, env }: 
     if (config.auth.type === 'azureEntraId') return { type: 'azureEntraId', token: config.auth.token };
     return { type: 'googleServiceAccount', auth: config.auth };
   }
-  const apiKey = present(config.apiKey) ?? present(sessionApiKey) ?? envKey(target, env);
+  const apiKey = present('apiKey' in config ? config.apiKey : undefined) ?? present(sessionApiKey) ?? envKey(target, env);
   if (apiKey) return { type: 'apiKey', apiKey };
 
   const fromEnv = ambientCredentials(kind, env);

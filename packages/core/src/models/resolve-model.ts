@@ -1,7 +1,7 @@
 // Turns a model name or ModelConfig into "which provider, which model, which endpoint" — no keys,
 // no SDK objects — so resolution rules live in one place and are testable on their own.
 import { DeckhandError } from '../errors.js';
-import type { ModelConfig } from './model-config.js';
+import type { LegacyProvider, ModelConfig } from './model-config.js';
 
 export type ProviderKind =
   | 'openai'
@@ -39,12 +39,13 @@ const PREFIXED: Record<string, ProviderKind> = {
   builtin: 'builtin',
 };
 
-const LEGACY_PROVIDER: Record<string, ProviderKind | undefined> = {
+/** The legacy `provider` field (see docs/decisions.md); a prefixed modelName wins over it. */
+const LEGACY_PROVIDER: Record<LegacyProvider, ProviderKind> = {
+  openai: 'openai',
   anthropic: 'anthropic',
   google: 'google',
   microsoft: 'azure',
   bedrock: 'bedrock',
-  browserbase: undefined,
 };
 
 /** Local OpenAI-compatible servers that have a well-known address, so a bare prefix is enough. */

@@ -62,6 +62,10 @@ export async function generateStructured(
   );
 }
 
+// The SDK prints provider warnings (unknown model ids, compatibility modes) straight to the console,
+// around our logger; they are not actionable for callers, so that printing is switched off.
+(globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
+
 interface Reply {
   text: string;
   usage?: LanguageModelUsage;
