@@ -60,8 +60,8 @@ describe('streaming', () => {
     expect(reply.events!.filter((e) => e.data.status === 'finished')).toHaveLength(0);
   });
 
-  it('sends comment heartbeats during a long operation', async () => {
-    if (ctx.api.name !== 'http') return;
+  // Heartbeats are comments the client's reader drops by design, so only raw HTTP can see them.
+  it.skipIf(process.env.CONTRACT_DRIVER === 'client')('sends comment heartbeats during a long operation', async () => {
     const id = await ctx.sessionOn('slow.html');
     const response = await fetch(`${ctx.server.url}/v1/sessions/${id}/act`, {
       method: 'POST',
