@@ -104,7 +104,8 @@ describe('attach mode', () => {
     const external = spawn(
       '/usr/lib/chromium/chromium-headless-shell',
       ['--no-sandbox', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
-      { stdio: 'ignore' },
+      // Its own process group, so cleanup can kill its child processes too before removing the profile.
+      { stdio: 'ignore', detached: true },
     );
     try {
       const cdpUrl = await readBrowserWsUrl(profile);
@@ -121,9 +122,9 @@ describe('attach mode', () => {
       expect(isRunning(external.pid!)).toBe(true);
     } finally {
       const exited = once(external, 'exit');
-      external.kill('SIGKILL');
+      process.kill(-external.pid!, 'SIGKILL');
       await exited;
-      rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10 });
     }
   });
 });
