@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { START_BODY, expectError, expectOk, useContract } from '../support/contract';
-import { browserPids, isAlive } from '../support/processes';
+import { browserPids, isRunning } from '../support/processes';
 
 const ctx = useContract({ DECKHAND_MAX_SESSIONS: '3' });
 
@@ -67,9 +67,9 @@ describe('sessions', () => {
     const reply = await ctx.api.call('startSession', { body: START_BODY });
     const pids = await browserPids(reply.body.data.cdpUrl);
     expect(pids.length).toBeGreaterThan(1);
-    expect(pids.every(isAlive)).toBe(true);
+    expect(pids.every(isRunning)).toBe(true);
     expectOk(await ctx.api.call('endSession', { id: reply.body.data.sessionId }));
-    await expect.poll(() => pids.filter(isAlive), { timeout: 5000 }).toEqual([]);
+    await expect.poll(() => pids.filter(isRunning), { timeout: 5000 }).toEqual([]);
   });
 
   it('answers 404 for an unknown session', async () => {

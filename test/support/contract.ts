@@ -18,7 +18,6 @@ export const START_BODY = { modelName: 'builtin/offline', browser: { type: 'loca
 
 export function useContract(env: Record<string, string> = {}, defaultHeaders?: Record<string, string>): ContractContext {
   const ctx = {} as ContractContext;
-  const started: string[] = [];
   beforeAll(async () => {
     ctx.fixtures = await startFixtureServer();
     ctx.server = await startTestServer(env);
@@ -26,7 +25,6 @@ export function useContract(env: Record<string, string> = {}, defaultHeaders?: R
     ctx.startSession = async (extra = {}) => {
       const reply = await ctx.api.call('startSession', { body: { ...START_BODY, ...extra } });
       expectOk(reply);
-      started.push(reply.body.data.sessionId);
       return reply.body.data.sessionId;
     };
     ctx.sessionOn = async (fixture) => {

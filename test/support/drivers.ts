@@ -55,11 +55,8 @@ export function httpDriver(baseUrl: string, defaults: Record<string, string> = {
         headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...defaults, ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      if (isStream(response)) {
-        const text = await response.text();
-        return { status: response.status, headers: response.headers, body: text, events: parseEventText(text) };
-      }
       const text = await response.text();
+      if (isStream(response)) return { status: response.status, headers: response.headers, body: text, events: parseEventText(text) };
       return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
     },
   };

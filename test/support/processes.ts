@@ -1,5 +1,8 @@
-// Process facts about a session's browser, read through its CDP endpoint.
+// Process facts about a session's browser, read through its CDP endpoint. Liveness is core's own
+// check (a zombie awaiting its reaper counts as gone).
 import { chromium } from 'playwright-core';
+
+export { isRunning } from '../../packages/core/src/browser/process-tree';
 
 /** Pids of the browser and its child processes (renderers, GPU, utility). */
 export async function browserPids(cdpUrl: string): Promise<number[]> {
@@ -10,14 +13,5 @@ export async function browserPids(cdpUrl: string): Promise<number[]> {
     return processInfo.map((p) => p.id);
   } finally {
     await browser.close();
-  }
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }

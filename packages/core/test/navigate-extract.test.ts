@@ -1,7 +1,7 @@
 // navigate's result shape and errors; extract's page text across frames and shadow roots.
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../src/session/session.js';
+import { closedPortUrl } from '../../../test/support/closed-port.js';
 import { opContext, startFixtureServer, testManager, type FixtureServer } from './session-harness.js';
 
 let fixtures: FixtureServer;
@@ -16,15 +16,6 @@ afterAll(async () => {
   await manager.shutdown();
   await fixtures.close();
 });
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const pageText = async (options: { selector?: string } = {}) =>
   ((await session.extract({ options }, opContext())) as { pageText: string }).pageText;
@@ -59,7 +50,7 @@ describe('navigate', () => {
   it('rejects bad URLs and reports network failures', async () => {
     await expect(session.navigate({ url: 'not a url' }, opContext())).rejects.toMatchObject({ code: 'validation_error' });
     await expect(session.navigate({ url: 'file:///etc/passwd' }, opContext())).rejects.toMatchObject({ code: 'validation_error' });
-    await expect(session.navigate({ url: `http://127.0.0.1:${await closedPort()}/` }, opContext())).rejects.toMatchObject({
+    await expect(session.navigate({ url: await closedPortUrl() }, opContext())).rejects.toMatchObject({
       code: 'navigation_failed',
       message: expect.stringContaining('net::ERR_CONNECTION_REFUSED'),
     });

@@ -35,11 +35,10 @@ export function toErrorResponse(c: Context<AppEnv>, error: unknown): Response {
   return c.json(errorBody('internal_error', `Internal error (request id ${c.get('requestId')})`), 500);
 }
 
-/** The known errors, including Hono's own (malformed JSON, body too large). */
+/** The known errors, including Hono's own (malformed JSON, wrong content type). */
 export function asDeckhandError(error: unknown): DeckhandError | undefined {
   if (isDeckhandError(error)) return error;
   if (error instanceof HTTPException) {
-    if (error.status === 413) return new DeckhandError('payload_too_large', 'Request body is too large');
     if (error.status === 400) return new DeckhandError('validation_error', error.message || 'Malformed request');
     if (error.status === 415) return new DeckhandError('validation_error', 'Content-Type must be application/json');
   }

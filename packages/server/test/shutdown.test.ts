@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { browserPids, isAlive } from '../../../test/support/processes';
+import { browserPids, isRunning } from '../../../test/support/processes';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
@@ -29,9 +29,9 @@ describe('server process', () => {
       return ((await response.json()) as { data: { cdpUrl: string } }).data.cdpUrl;
     };
     const pids = [...(await browserPids(await start())), ...(await browserPids(await start()))];
-    expect(pids.every(isAlive)).toBe(true);
+    expect(pids.every(isRunning)).toBe(true);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    await expect.poll(() => pids.filter(isAlive), { timeout: 5000 }).toEqual([]);
+    await expect.poll(() => pids.filter(isRunning), { timeout: 5000 }).toEqual([]);
   });
 });
