@@ -42,5 +42,8 @@ describe('auth', () => {
     expect(loadServerConfig({ HOST: '127.0.0.1' }).apiKeys.size).toBe(0);
     expect([...parseApiKeys('# comment\na:one\nb:two, c:three')]).toEqual([['a', 'one'], ['b', 'two'], ['c', 'three']]);
     expect(() => parseApiKeys('just-a-key')).toThrow(/key:projectId/);
+    expect(loadServerConfig({ PORT: '0' }).port).toBe(0);
+    expect(() => loadServerConfig({ PORT: 'eighty' })).toThrow(/PORT must be an integer of at least 0/);
+    expect(() => loadServerConfig({ DECKHAND_SSE_HEARTBEAT_MS: '0' })).toThrow(/DECKHAND_SSE_HEARTBEAT_MS/);
   });
 });

@@ -1,5 +1,6 @@
 // Core configuration: read once at the edge (env, CLI) into this typed object and passed down.
 import { cacheDirFromEnv } from './cache/act-cache.js';
+import { DeckhandError } from './errors.js';
 import type { ModelEnv } from './models/model-config.js';
 
 export interface CoreConfig {
@@ -49,20 +50,24 @@ const MODEL_ENV = /(_API_KEY|_BASE_URL)$|^(AWS|GOOGLE|GEMINI|VERTEX|AZURE|OLLAMA
 export function loadCoreConfigFromEnv(env: Record<string, string | undefined>): CoreConfig {
   return {
     ...DEFAULT_CORE_CONFIG,
-    maxSessions: positiveInt(env.DECKHAND_MAX_SESSIONS, DEFAULT_CORE_CONFIG.maxSessions),
-    idleTimeoutMs: positiveInt(env.DECKHAND_IDLE_TIMEOUT_MS, DEFAULT_CORE_CONFIG.idleTimeoutMs),
-    maxSessionMs: positiveInt(env.DECKHAND_MAX_SESSION_MS, DEFAULT_CORE_CONFIG.maxSessionMs),
+    maxSessions: envInteger(env, 'DECKHAND_MAX_SESSIONS', DEFAULT_CORE_CONFIG.maxSessions),
+    idleTimeoutMs: envInteger(env, 'DECKHAND_IDLE_TIMEOUT_MS', DEFAULT_CORE_CONFIG.idleTimeoutMs),
+    maxSessionMs: envInteger(env, 'DECKHAND_MAX_SESSION_MS', DEFAULT_CORE_CONFIG.maxSessionMs),
     chromiumPath: env.DECKHAND_CHROMIUM_PATH || undefined,
     headless: !['false', '0', 'no'].includes((env.DECKHAND_HEADLESS ?? '').toLowerCase()),
     modelEnv: Object.fromEntries(Object.entries(env).filter(([name, value]) => value !== undefined && MODEL_ENV.test(name))),
     cacheDir: cacheDirFromEnv(env),
-    cacheMaxEntries: positiveInt(env.DECKHAND_CACHE_MAX_ENTRIES, DEFAULT_CORE_CONFIG.cacheMaxEntries),
+    cacheMaxEntries: envInteger(env, 'DECKHAND_CACHE_MAX_ENTRIES', DEFAULT_CORE_CONFIG.cacheMaxEntries),
   };
 }
 
-function positiveInt(raw: string | undefined, fallback: number): number {
+/** An integer setting from the environment, at least `min`; absent or empty means the fallback. */
+export function envInteger(env: Record<string, string | undefined>, name: string, fallback: number, min = 1): number {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`Expected a positive integer, got "${raw}"`);
-  return n;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new DeckhandError('validation_error', `${name} must be an integer of at least ${min}, got "${raw}"`);
+  }
+  return value;
 }

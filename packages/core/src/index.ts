@@ -3,7 +3,7 @@ export { createSessionManager, type SessionManager, type StartOptions } from './
 export type { Session, SessionState } from './session/session.js';
 export type { OpContext, OperationScope } from './session/operation-scope.js';
 export { findChromium } from './browser/chromium-path.js';
-export { DEFAULT_CORE_CONFIG, loadCoreConfigFromEnv, type CoreConfig } from './config.js';
+export { DEFAULT_CORE_CONFIG, envInteger, loadCoreConfigFromEnv, type CoreConfig } from './config.js';
 export { DEFAULT_MODEL, type ModelConfig, type ModelEnv } from './models/index.js';
 export { DeckhandError, isDeckhandError, ERROR_STATUS, type ErrorCode, type ValidationIssue } from './errors.js';
 export type * from './types.js';

@@ -1,6 +1,6 @@
 // Server configuration, read once from the environment at the edge and passed down.
 import { readFileSync } from 'node:fs';
-import { DeckhandError } from '@deckhand/core';
+import { DeckhandError, envInteger } from '@deckhand/core';
 
 export interface ServerConfig {
   host: string;
@@ -39,14 +39,6 @@ export function parseApiKeys(text: string): Map<string, string> {
   return keys;
 }
 
-function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new DeckhandError('validation_error', `${name} must be a non-negative integer`);
-  return value;
-}
-
 export function loadServerConfig(env: Record<string, string | undefined>): ServerConfig {
   const host = env.HOST || '127.0.0.1';
   const apiKeys = parseApiKeys(env.DECKHAND_API_KEYS ?? '');
@@ -65,10 +57,10 @@ export function loadServerConfig(env: Record<string, string | undefined>): Serve
   }
   return {
     host,
-    port: positiveInt(env, 'PORT', 3000),
+    port: envInteger(env, 'PORT', 3000, 0),
     apiKeys,
-    bodyLimitBytes: positiveInt(env, 'DECKHAND_BODY_LIMIT_BYTES', 4 * 1024 * 1024),
-    heartbeatMs: positiveInt(env, 'DECKHAND_SSE_HEARTBEAT_MS', 15_000),
+    bodyLimitBytes: envInteger(env, 'DECKHAND_BODY_LIMIT_BYTES', 4 * 1024 * 1024),
+    heartbeatMs: envInteger(env, 'DECKHAND_SSE_HEARTBEAT_MS', 15_000),
     logLevel,
   };
 }
