@@ -127,8 +127,9 @@ describe('frames and shadow roots', () => {
 
   it('acts inside a cross-origin (out-of-process) iframe by deep XPath', async () => {
     await open('/cross-iframe.html');
-    const cross = observer.contexts()[0]!.pages().at(-1)!.frames()[1]!;
-    expect(cross.url()).toContain(fixtures.crossOrigin);
+    // The observer learns the out-of-process frame's URL asynchronously.
+    const page = observer.contexts()[0]!.pages().at(-1)!;
+    await expect.poll(() => page.frames()[1]?.url()).toContain(fixtures.crossOrigin);
     expect((await act({ selector: FRAME_BUTTON })).success).toBe(true);
     expect((await act({ selector: FRAME_INPUT, method: 'type', arguments: ['yo'] })).success).toBe(true);
     expect(await textOf(FRAME_LOG)).toBe('clicked: inner\ninner value: y\ninner value: yo');
