@@ -89,6 +89,17 @@ describe('act with an Action', () => {
     expect(log).toContain('closed value: deep');
   });
 
+  it('follows a popup the page opens: the next operation acts in the new tab', async () => {
+    const id = await ctx.sessionOn('popup.html');
+    expect((await act(id, { selector: '#open' })).success).toBe(true);
+    expect((await act(id, { selector: '#go' })).success).toBe(true);
+    expect(await pageText(ctx.api, id, '#log')).toBe('clicked: go');
+    const replay = await ctx.api.call('replaySession', { id });
+    expectOk(replay);
+    const urls = (replay.body.data.pages as Array<{ url: string }>).map((page) => page.url);
+    expect(urls.some((url) => url.endsWith('/forms.html'))).toBe(true);
+  });
+
   it('reports a missing or disabled target as success:false with the reason', async () => {
     const id = await ctx.sessionOn('forms.html');
     const missing = await act(id, { selector: '#does-not-exist', method: 'click' });

@@ -20,19 +20,23 @@ export interface FixtureServer {
   crossOrigin: string;
   url(path: string): string;
   crossUrl(path: string): string;
+  /** Paths (with query) of /api/delay requests whose client hung up before the answer. */
+  abandoned: string[];
   close(): Promise<void>;
 }
 
 export async function startFixtureServer(): Promise<FixtureServer> {
   const origins = { origin: '', crossOrigin: '' };
-  const main = await listen((req, res) => serve(req, res, origins.origin, origins.crossOrigin), '127.0.0.1');
-  const cross = await listen((req, res) => serve(req, res, origins.crossOrigin, origins.origin), '127.0.0.1');
+  const abandoned: string[] = [];
+  const main = await listen((req, res) => serve(req, res, origins.origin, origins.crossOrigin, abandoned), '127.0.0.1');
+  const cross = await listen((req, res) => serve(req, res, origins.crossOrigin, origins.origin, abandoned), '127.0.0.1');
   origins.origin = `http://127.0.0.1:${(main.address() as AddressInfo).port}`;
   origins.crossOrigin = `http://localhost:${(cross.address() as AddressInfo).port}`;
   return {
     ...origins,
     url: (path) => new URL(path, `${origins.origin}/`).href,
     crossUrl: (path) => new URL(path, `${origins.crossOrigin}/`).href,
+    abandoned,
     close: async () => {
       await Promise.all([main, cross].map((server) => new Promise((resolve) => server.close(resolve))));
     },
@@ -48,11 +52,15 @@ function listen(handler: (req: IncomingMessage, res: ServerResponse) => void, ho
   });
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, self: string, other: string): Promise<void> {
+async function serve(req: IncomingMessage, res: ServerResponse, self: string, other: string, abandoned: string[]): Promise<void> {
   const url = new URL(req.url ?? '/', self);
   if (url.pathname === '/api/delay') {
     const ms = Math.min(Number(url.searchParams.get('ms') ?? 0), 30_000);
+    res.on('close', () => {
+      if (!res.writableFinished) abandoned.push(url.pathname + url.search);
+    });
     setTimeout(() => {
+      if (res.destroyed) return;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ delayed: ms }));
     }, ms);

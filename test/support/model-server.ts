@@ -18,6 +18,8 @@ export interface RecordedRequest {
   body: unknown;
   /** The raw body, for "this string never appears anywhere" assertions. */
   raw: string;
+  /** Set when the client dropped the connection before an answer was sent (a cancelled call). */
+  abandoned: boolean;
 }
 
 export interface ScriptedUsage {
@@ -69,8 +71,12 @@ export async function startModelServer(): Promise<ModelServer> {
       headers: flattenHeaders(req),
       body: parseBody(raw, req.headers['content-type']),
       raw,
+      abandoned: false,
     };
     requests.push(recorded);
+    res.on('close', () => {
+      if (!res.writableFinished) recorded.abandoned = true;
+    });
 
     if (protocol === 'oauth') {
       return sendJson(res, 200, { access_token: LOOPBACK_ACCESS_TOKEN, expires_in: 3600, token_type: 'Bearer' });

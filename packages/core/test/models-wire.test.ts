@@ -1,4 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LOOPBACK_ACCESS_TOKEN, startModelServer, type ModelServer } from '../../../test/support/model-server.js';
 import { DeckhandError } from '../src/errors.js';
@@ -152,6 +155,47 @@ describe('each ModelConfig form reaches its provider', () => {
     expect(req?.path).toMatch(/^\/model\/amazon\.nova-lite-v1(%3A|:)0\/converse$/);
     expect(req?.headers.authorization).toBe('Bearer bedrock-key');
   });
+
+  it('Bedrock: an AWS key pair from the env signs the request with SigV4, the secret never sent', async () => {
+    server.script({ json: { answer: 'signed' } });
+    const env = { AWS_ACCESS_KEY_ID: 'AKIDLOOPBACK', AWS_SECRET_ACCESS_KEY: 'aws-secret-xyz', AWS_SESSION_TOKEN: 'aws-session-tok', AWS_REGION: 'eu-west-1' };
+    expect(await ask({ modelName: 'bedrock/amazon.nova-lite-v1:0', baseURL: server.url }, { env })).toEqual({ answer: 'signed' });
+    const [req] = server.requests;
+    expect(req?.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACK\/\d{8}\/eu-west-1\/bedrock\/aws4_request, SignedHeaders=[^,]+, Signature=[0-9a-f]{64}$/);
+    expect(req?.headers['x-amz-security-token']).toBe('aws-session-tok');
+    expect(JSON.stringify(req)).not.toContain('aws-secret-xyz');
+  });
+
+  it('Vertex: GOOGLE_APPLICATION_CREDENTIALS names a service-account file that is exchanged for a token', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const dir = mkdtempSync(join(tmpdir(), 'deckhand-adc-'));
+    const keyFile = join(dir, 'service-account.json');
+    writeFileSync(
+      keyFile,
+      JSON.stringify({
+        type: 'service_account',
+        project_id: 'adc-proj',
+        private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        client_email: 'adc@adc-proj.iam.gserviceaccount.com',
+        token_uri: `${server.url}/token`,
+      }),
+    );
+    try {
+      server.script({ json: { answer: 'adc' } });
+      const baseURL = `${server.url}/v1/projects/adc-proj/locations/europe-west4/publishers/google`;
+      const result = await ask(
+        { modelName: 'vertex/gemini-2.5-flash', baseURL },
+        { env: { GOOGLE_APPLICATION_CREDENTIALS: keyFile, GOOGLE_VERTEX_PROJECT: 'adc-proj', GOOGLE_VERTEX_LOCATION: 'europe-west4' } },
+      );
+      expect(result).toEqual({ answer: 'adc' });
+      const [token, call] = server.requests;
+      expect(token?.protocol).toBe('oauth');
+      expect(call?.path).toBe('/v1/projects/adc-proj/locations/europe-west4/publishers/google/models/gemini-2.5-flash:generateContent');
+      expect(call?.headers.authorization).toBe(`Bearer ${LOOPBACK_ACCESS_TOKEN}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('failures', () => {
@@ -199,10 +243,9 @@ describe('failures', () => {
     server.hang();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 150);
-    const started = Date.now();
     const error = await failure(ask(openai(), { signal: controller.signal }));
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(error.code).toBe('timeout');
+    await expect.poll(() => server.requests[0]?.abandoned).toBe(true);
   });
 
   it("a cancelled call surfaces the caller's own reason", async () => {

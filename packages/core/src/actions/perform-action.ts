@@ -34,6 +34,7 @@ export async function performAction(scope: OperationScope, request: ActRequest &
   const page = frame.page();
   const deadline = new Deadline(scope.signal, request.options?.timeout ?? scope.settings.actTimeoutMs, 'act');
   const network = new NetworkMonitor(page);
+  const tabsBefore = new Set(page.context().pages());
   const waitMs = () => deadline.remaining(tuning.actionabilityTimeoutMs);
   try {
     return await deadline.race(
@@ -60,6 +61,7 @@ export async function performAction(scope: OperationScope, request: ActRequest &
         const settled = await waitForSettle(page, network, {
           quietMs: tuning.settleQuietMs,
           timeoutMs: deadline.remaining(scope.settings.domSettleTimeoutMs),
+          tabsBefore,
         });
         if (!settled) scope.log({ category: 'action', message: 'page did not settle before the bound; continuing', level: 2 });
         return report(true, `Action [${method}] performed successfully on selector: ${selector || 'the page'}`);

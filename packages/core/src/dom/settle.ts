@@ -5,6 +5,8 @@ import type { NetworkMonitor } from './network-monitor.js';
 export interface SettleOptions {
   quietMs: number;
   timeoutMs: number;
+  /** The context's tabs before the action: any other tab was opened by it. */
+  tabsBefore: ReadonlySet<Page>;
 }
 
 /** True when the page went quiet, false when the bound ran out first (the caller carries on). */
@@ -17,9 +19,45 @@ export async function waitForSettle(page: Page, network: NetworkMonitor, options
   ]);
   // A navigation the action started must have produced a document before we report back.
   await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, remaining()) }).catch(() => undefined);
+  // So must a tab it opened, and the session must have adopted it, so the next operation acts there.
+  const opened = await waitForOpenedTabs(page, options.tabsBefore, Math.min(remaining(), ANNOUNCE_MAX_MS));
+  await Promise.all(opened.map((tab) => tab.waitForLoadState('domcontentloaded', { timeout: Math.max(1, remaining()) }).catch(() => undefined)));
   return networkQuiet && framesQuiet.every(Boolean);
 }
 
+/** How long a tab the browser has opened may take to be announced by Playwright. */
+const ANNOUNCE_MAX_MS = 2_000;
+
+/**
+ * The browser knows about a new tab before Playwright announces it (the context's 'page' event), so a
+ * popup a click opened can still be missing from context.pages(). Count the browser's page targets in
+ * this context and wait (bounded) until Playwright knows as many; return the tabs opened since tabsBefore.
+ */
+async function waitForOpenedTabs(page: Page, tabsBefore: ReadonlySet<Page>, maxMs: number): Promise<Page[]> {
+  const context = page.context();
+  try {
+    const cdp = await context.newCDPSession(page);
+    try {
+      const [{ targetInfo }, { targetInfos }] = (await Promise.all([cdp.send('Target.getTargetInfo'), cdp.send('Target.getTargets')])) as [
+        { targetInfo: TargetInfo },
+        { targetInfos: TargetInfo[] },
+      ];
+      const tabs = targetInfos.filter((t) => t.type === 'page' && t.browserContextId === targetInfo.browserContextId).length;
+      const until = Date.now() + maxMs;
+      while (context.pages().length < tabs && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    } finally {
+      await cdp.detach().catch(() => undefined);
+    }
+  } catch {
+    // The page closed meanwhile: nothing more to wait for.
+  }
+  return context.pages().filter((tab) => !tabsBefore.has(tab));
+}
+
+interface TargetInfo {
+  type: string;
+  browserContextId?: string;
+}
 /** No DOM mutation in the frame for quietMs. A frame that detaches or navigates meanwhile counts as quiet. */
 function domQuiet(frame: Frame, quietMs: number, maxMs: number): Promise<boolean> {
   return frame

@@ -1,7 +1,8 @@
 // Which credential a model call uses. Order: the call's own apiKey / auth object, then the session's
 // key (x-model-api-key), then the server's environment (passed in; never read from process.env here).
+import { readFileSync } from 'node:fs';
 import { DeckhandError } from '../errors.js';
-import type { GoogleServiceAccountAuth, ModelEnv } from './model-config.js';
+import type { GoogleServiceAccountAuth, GoogleServiceAccountCredentials, ModelEnv } from './model-config.js';
 import type { ModelTarget, ProviderKind } from './resolve-model.js';
 
 export type Credentials =
@@ -67,7 +68,13 @@ const AMBIENT_ENV: Partial<Record<ProviderKind, string[]>> = {
 function ambientCredentials(kind: ProviderKind, env: ModelEnv): Credentials | undefined {
   if (kind === 'vertex') {
     const keyFilename = present(env.GOOGLE_APPLICATION_CREDENTIALS);
-    return keyFilename ? { type: 'googleKeyFile', keyFilename } : undefined;
+    if (!keyFilename) return undefined;
+    const serviceAccount = readServiceAccount(keyFilename);
+    // A service-account file goes the same way as an auth object (its token_uri honoured, its key scrubbed);
+    // any other ADC file (a gcloud user login, workload identity) is left to google-auth-library.
+    return serviceAccount
+      ? { type: 'googleServiceAccount', auth: { type: 'googleServiceAccount', credentials: serviceAccount } }
+      : { type: 'googleKeyFile', keyFilename };
   }
   if (kind === 'bedrock') {
     const accessKeyId = present(env.AWS_ACCESS_KEY_ID);
@@ -76,6 +83,18 @@ function ambientCredentials(kind: ProviderKind, env: ModelEnv): Credentials | un
     return { type: 'aws', accessKeyId, secretAccessKey, sessionToken: present(env.AWS_SESSION_TOKEN) };
   }
   return undefined;
+}
+
+function readServiceAccount(keyFilename: string): GoogleServiceAccountCredentials | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(keyFilename, 'utf8'));
+  } catch {
+    throw new DeckhandError('missing_model_key', 'GOOGLE_APPLICATION_CREDENTIALS names a file that cannot be read as JSON');
+  }
+  const file = parsed as Partial<GoogleServiceAccountCredentials>;
+  const isServiceAccount = file.type === 'service_account' && typeof file.private_key === 'string' && typeof file.client_email === 'string';
+  return isServiceAccount ? (file as GoogleServiceAccountCredentials) : undefined;
 }
 
 /** Every secret string in a credential, so error messages and logs can be scrubbed of them. */
