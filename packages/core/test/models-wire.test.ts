@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOOPBACK_ACCESS_TOKEN, startModelServer, type ModelServer } from '../../../test/support/model-server.js';
 import { DeckhandError } from '../src/errors.js';
 import type { JSONSchema } from '../src/models/json-schema.js';
@@ -24,6 +24,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => {
   server.requests.length = 0;
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
 });
 
 function ask(model: ModelConfig | string, opts: { sessionApiKey?: string; env?: ModelEnv; signal?: AbortSignal; usage?: UsageMeter } = {}) {
@@ -97,6 +100,8 @@ describe('each ModelConfig form reaches its provider', () => {
   });
 
   it('Vertex: the service account is exchanged at its token_uri and the token sent as a bearer', async () => {
+    // The SDK would switch to express mode on a key in process.env; the caller's service account wins.
+    vi.stubEnv('GOOGLE_VERTEX_API_KEY', 'process-env-vertex-key');
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const vertexBase = `${server.url}/v1beta1/projects/acme-proj/locations/us-central1/publishers/google`;
@@ -112,6 +117,7 @@ describe('each ModelConfig form reaches its provider', () => {
     });
     expect(result).toEqual({ answer: 'vertex' });
     const [token, call] = server.requests;
+    expect(call?.headers['x-goog-api-key']).toBeUndefined();
     expect(token?.protocol).toBe('oauth');
     expect(token?.body).toMatchObject({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer' });
     expect(call?.path).toBe('/v1beta1/projects/acme-proj/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent');
@@ -157,6 +163,8 @@ describe('each ModelConfig form reaches its provider', () => {
   });
 
   it('Bedrock: an AWS key pair from the env signs the request with SigV4, the secret never sent', async () => {
+    // The SDK would prefer a bearer token from process.env; Deckhand's own env wins.
+    vi.stubEnv('AWS_BEARER_TOKEN_BEDROCK', 'process-env-bedrock-token');
     server.script({ json: { answer: 'signed' } });
     const env = { AWS_ACCESS_KEY_ID: 'AKIDLOOPBACK', AWS_SECRET_ACCESS_KEY: 'aws-secret-xyz', AWS_SESSION_TOKEN: 'aws-session-tok', AWS_REGION: 'eu-west-1' };
     expect(await ask({ modelName: 'bedrock/amazon.nova-lite-v1:0', baseURL: server.url }, { env })).toEqual({ answer: 'signed' });

@@ -58,7 +58,8 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
       const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
       const auth =
         credentials.type === 'aws'
-          ? { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, sessionToken: credentials.sessionToken }
+          ? // apiKey '' keeps the SDK from preferring AWS_BEARER_TOKEN_BEDROCK in process.env over this key pair.
+            { apiKey: '', accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, sessionToken: credentials.sessionToken }
           : { apiKey };
       return make(createAmazonBedrock({ region, baseURL: target.baseURL, headers, ...auth })(modelId));
     }
@@ -97,7 +98,8 @@ function vertexModel(target: ModelTarget, credentials: Credentials, env: ModelEn
   const project = vertexOptions?.project ?? env.GOOGLE_VERTEX_PROJECT;
   const location = vertexOptions?.location ?? env.GOOGLE_VERTEX_LOCATION;
   const headers = { ...config.headers, ...vertexOptions?.headers };
-  const common = { project, location, baseURL: target.baseURL, headers };
+  // apiKey '' (not undefined) keeps the SDK from falling back to GOOGLE_VERTEX_API_KEY in process.env.
+  const common = { project, location, baseURL: target.baseURL, headers, apiKey: '' };
   const model = (provider: ReturnType<typeof createVertex>): ProviderModel => ({
     model: provider(target.modelId),
     nativeStructuredOutput: true,
