@@ -137,10 +137,12 @@ describe('frames and shadow roots', () => {
 
   it('targets a frame by its CDP frameId', async () => {
     await open('/cross-iframe.html');
-    const page = observer.contexts()[0]!.pages().at(-1)!;
-    const cdp = await observer.contexts()[0]!.newCDPSession(page.frames()[1]!);
-    const { frameTree } = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
-    const frameId = frameTree.frame.id;
+    // An out-of-process iframe's CDP frame id is its target id; the browser's target list is current
+    // as soon as navigate returns (an observer's frame list may still hold the previous document's).
+    const cdp = await observer.contexts()[0]!.newCDPSession(observer.contexts()[0]!.pages().at(-1)!);
+    const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: Array<{ type: string; url: string; targetId: string }> };
+    const frameId = targetInfos.find((t) => t.type === 'iframe' && t.url.startsWith(fixtures.crossOrigin))!.targetId;
+    await cdp.detach();
     expect((await act({ selector: '#inner-btn' }, { frameId })).success).toBe(true);
     expect(await textOf('#log', frameId)).toBe('clicked: inner');
     await expect(act({ selector: '#inner-btn' }, { frameId: 'NOPE' })).rejects.toMatchObject({ code: 'frame_not_found' });
