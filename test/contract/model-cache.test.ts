@@ -79,18 +79,12 @@ describe('act cache', () => {
     const oldSelector = first.result.actions[0].selector;
 
     // Move the Go button into a wrapper: the cached xpath now names the disabled button instead.
-    const browser = await chromium.connectOverCDP(cdpUrl);
-    try {
-      const page = browser.contexts()[0]!.pages()[0]!;
-      await page.evaluate(() => {
-        const go = document.getElementById('go')!;
-        const wrapper = document.createElement('div');
-        go.replaceWith(wrapper);
-        wrapper.appendChild(go);
-      });
-    } finally {
-      await browser.close();
-    }
+    await changePage(cdpUrl, () => {
+      const go = document.getElementById('go')!;
+      const wrapper = document.createElement('div');
+      go.replaceWith(wrapper);
+      wrapper.appendChild(go);
+    });
 
     const healed = await act(id, 'click Go');
     expect(healed.status).toBe('MISS');
@@ -100,6 +94,29 @@ describe('act cache', () => {
     expect(again.status).toBe('HIT');
     expect(again.result.actions[0].selector).toBe(healed.result.actions[0].selector);
     expect(await pageText(ctx.api, id, '#log')).not.toContain('clicked: disabled');
+  });
+
+  it('a cached selector that now names another, clickable element is not replayed: the model answers', async () => {
+    const started = await ctx.api.call('startSession', { body: START_BODY });
+    expectOk(started);
+    const { sessionId: id, cdpUrl } = started.body.data;
+    expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') } }));
+    const first = await act(id, 'click the Go button');
+    expect(first.status).toBe('MISS');
+
+    // A new button before Go: the cached xpath (body's first button) now names it.
+    await changePage(cdpUrl, () => {
+      const decoy = document.createElement('button');
+      decoy.textContent = 'Decoy';
+      decoy.onclick = () => (window as unknown as { logLine(text: string): void }).logLine('clicked: decoy');
+      document.getElementById('go')!.before(decoy);
+    });
+
+    const second = await act(id, 'click the Go button');
+    expect(second.status).toBe('MISS');
+    expect(second.result.success, second.result.message).toBe(true);
+    expect(second.result.actions[0].selector).not.toBe(first.result.actions[0].selector);
+    expect(await pageText(ctx.api, id, '#log')).toBe('clicked: go\nclicked: go');
   });
 
   it('stores %name% placeholders, never variable values, in cache files', async () => {
@@ -128,3 +145,13 @@ describe('act cache', () => {
     }
   });
 });
+
+/** Changes the session's page behind Deckhand's back, through its CDP URL. */
+async function changePage(cdpUrl: string, change: () => void): Promise<void> {
+  const browser = await chromium.connectOverCDP(cdpUrl);
+  try {
+    await browser.contexts()[0]!.pages()[0]!.evaluate(change);
+  } finally {
+    await browser.close();
+  }
+}

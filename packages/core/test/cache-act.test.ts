@@ -54,6 +54,7 @@ describe('createActCache', () => {
     url: 'https://shop.example.com/login',
     modelIdentity: 'openai/gpt-4.1-mini',
     actions: [{ selector: 'xpath=/html/body/form/input[1]', description: 'fill the Email field', method: 'fill', arguments: args }],
+    targets: [{ role: 'textbox', name: 'Email' }],
     createdAt: '2025-01-01T00:00:00.000Z',
   });
   const key = (n: number) => n.toString(16).padStart(64, '0');
@@ -72,13 +73,14 @@ describe('createActCache', () => {
     await cache.set(key(1), entry(), ['ada@example.com']);
     expect(await readFile(join(dir, `${key(1)}.json`), 'utf8')).toContain('%email%');
     expect(await cache.set(key(2), entry(['ada@example.com']), ['ada@example.com'])).toBe(false);
+    expect(await cache.set(key(2), { ...entry(), targets: [{ role: 'button', name: 'Log in as ada@example.com' }] }, ['ada@example.com'])).toBe(false);
     expect(await readdir(dir)).toEqual([`${key(1)}.json`]);
     expect(await cache.get(key(2))).toBeUndefined();
   });
 
   it('ignores entries of another version and unreadable files', async () => {
     const cache = createActCache({ dir, maxEntries: 10 });
-    await writeFile(join(dir, `${key(3)}.json`), JSON.stringify({ ...entry(), version: 0 }));
+    await writeFile(join(dir, `${key(3)}.json`), JSON.stringify({ ...entry(), version: 1 }));
     await writeFile(join(dir, `${key(4)}.json`), '{"version":1,');
     expect(await cache.get(key(3))).toBeUndefined();
     expect(await cache.get(key(4))).toBeUndefined();

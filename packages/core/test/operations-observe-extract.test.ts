@@ -2,7 +2,7 @@
 // model server for usage accounting and the model key order; plus the model env the config captures.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../test/support/model-server.js';
-import { createActCache } from '../src/cache/act-cache.js';
+import { ACT_CACHE_VERSION, createActCache, type ActCacheEntry } from '../src/cache/act-cache.js';
 import { loadCoreConfigFromEnv } from '../src/config.js';
 import type { Session } from '../src/session/session.js';
 import { opContext, startFixtureServer, testManager, type FixtureServer } from './session-harness.js';
@@ -67,7 +67,7 @@ describe('configuration', () => {
 
   it('an empty cache dir keeps entries in memory only', async () => {
     const cache = createActCache({ dir: '', maxEntries: 1 });
-    const entry = { version: 1 as const, instruction: 'i', url: 'u', modelIdentity: 'm', actions: [{ selector: '#a', arguments: ['%x%'] }], createdAt: 'now' };
+    const entry: ActCacheEntry = { version: ACT_CACHE_VERSION, instruction: 'i', url: 'u', modelIdentity: 'm', actions: [{ selector: '#a', arguments: ['%x%'] }], targets: [null], createdAt: 'now' };
     const key = (n: number) => String(n).repeat(64);
     expect(await cache.set(key(1), entry)).toBe(true);
     expect(await cache.get(key(1))).toEqual(entry);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DeckhandError } from '../errors.js';
 import type { Action } from '../types.js';
 
-export const ACT_CACHE_VERSION = 1;
+export const ACT_CACHE_VERSION = 2;
 export const DEFAULT_CACHE_DIR = '.deckhand/cache';
 
 export interface ActCacheEntry {
@@ -18,7 +18,15 @@ export interface ActCacheEntry {
   modelIdentity: string;
   /** The steps to replay; arguments keep their %name% placeholders. */
   actions: Action[];
+  /** What each step's selector named when it was resolved (null for page-level steps): a replay checks it. */
+  targets: Array<CachedTarget | null>;
   createdAt: string;
+}
+
+/** An element as the snapshot saw it: enough to tell that a selector now names something else. */
+export interface CachedTarget {
+  role: string;
+  name: string;
 }
 
 export interface ActCache {
@@ -96,8 +104,8 @@ export function createActCache({ dir, maxEntries }: ActCacheOptions): ActCache {
   };
 }
 
-/** Where a substituted value would land: an action's arguments or its description. */
+/** Where a substituted value would land: an action's arguments or description, or a target's name. */
 function containsValue(entry: ActCacheEntry, values: string[]): boolean {
-  const texts = entry.actions.flatMap((a) => [...(a.arguments ?? []), a.description ?? '']);
+  const texts = [...entry.actions.flatMap((a) => [...(a.arguments ?? []), a.description ?? '']), ...entry.targets.map((t) => t?.name ?? '')];
   return values.some((value) => value !== '' && texts.some((text) => text.includes(value)));
 }

@@ -8,4 +8,5 @@ export {
   type ActCache,
   type ActCacheEntry,
   type ActCacheOptions,
+  type CachedTarget,
 } from './act-cache.js';

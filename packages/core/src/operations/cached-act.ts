@@ -1,13 +1,14 @@
 // act with an instruction through the act cache: a stored action is replayed without the model and
-// counts only if the executor reports success; otherwise the model answers and the entry is replaced.
-import type { Frame } from 'playwright-core';
-import { ACT_CACHE_VERSION, actCacheKey, normalizeUrl, type ActCache, type ActCacheEntry } from '../cache/index.js';
+// counts only if its selector still names the same element and the executor reports success;
+// otherwise the model answers and the entry is replaced.
+import type { Frame, Page } from 'playwright-core';
+import { ACT_CACHE_VERSION, actCacheKey, normalizeUrl, type ActCache, type ActCacheEntry, type CachedTarget } from '../cache/index.js';
 import type { CoreConfig } from '../config.js';
 import type { OperationScope } from '../session/operation-scope.js';
 import type { ActRequest, ActResult, Action } from '../types.js';
 import { actOnInstruction } from './model-act.js';
 import type { ModelRun } from './model-run.js';
-import { variableValues } from './page-snapshot.js';
+import { snapshotOf, variableValues } from './page-snapshot.js';
 import { runAction } from './run-action.js';
 
 export interface CacheUse {
@@ -34,7 +35,7 @@ export async function cachedAct(
   const entry = await cache.get(key);
   if (entry) {
     const replayTuning = { ...tuning, actionabilityTimeoutMs: Math.min(tuning.actionabilityTimeoutMs, REPLAY_LOOKUP_MS) };
-    const replayed = await replay(scope, frame, entry.actions, request, run, replayTuning);
+    const replayed = await replay(scope, frame, entry, request, run, replayTuning);
     if (replayed.success) {
       scope.log({ category: 'cache', message: 'act answered from the cache', level: 1 });
       onStatus?.('HIT');
@@ -43,7 +44,8 @@ export async function cachedAct(
     scope.log({ category: 'cache', message: `cached action no longer works (${replayed.message}); asking the model`, level: 1 });
   }
 
-  const result = await actOnInstruction(scope, frame, { instruction, variables }, run, tuning);
+  const targets: Array<CachedTarget | null> = [];
+  const result = await actOnInstruction(scope, frame, { instruction, variables }, run, tuning, (target) => targets.push(target));
   onStatus?.('MISS');
   try {
     if (result.success) {
@@ -54,6 +56,7 @@ export async function cachedAct(
         modelIdentity: run.inference.identity,
         // A backend node id names one document's node; a later page has other ids.
         actions: result.actions.map(({ backendNodeId: _id, ...action }) => action),
+        targets,
         createdAt: new Date().toISOString(),
       };
       if (!(await cache.set(key, stored, variableValues(variables)))) {
@@ -69,21 +72,44 @@ export async function cachedAct(
   return result;
 }
 
-/** Runs the cached steps in order; the first failure ends the replay. */
+/**
+ * Runs the cached steps in order; the first failure ends the replay. Before each step its selector
+ * must still name the element it named when it was resolved (same role and accessible name).
+ */
 async function replay(
   scope: OperationScope,
   frame: Frame,
-  actions: Action[],
+  { actions, targets }: ActCacheEntry,
   request: ActRequest,
   run: ModelRun,
   tuning: CoreConfig,
 ): Promise<ActResult> {
   const done: Action[] = [];
-  let last: ActResult = { success: false, message: 'the cache entry has no actions', actionDescription: request.input as string, actions: [] };
-  for (const action of actions) {
+  const failed = (message: string): ActResult => ({ success: false, message, actionDescription: request.input as string, actions: done });
+  let last = failed('the cache entry has no actions');
+  for (const [i, action] of actions.entries()) {
+    const changed = await targetChange(frame.page(), action, targets[i] ?? null);
+    if (changed) return failed(changed);
     last = await runAction(scope, frame.page(), action, request.options?.variables, run, tuning);
     done.push(action);
     if (!last.success) break;
   }
   return { ...last, actions: done };
 }
+
+/** Why the step's selector no longer names the cached target, or undefined when it still does. */
+async function targetChange(page: Page, action: Action, target: CachedTarget | null): Promise<string | undefined> {
+  if (!target || !action.selector) return undefined;
+  const xpath = action.selector.replace(/^xpath=/, '');
+  let now: CachedTarget | undefined;
+  try {
+    const scoped = await snapshotOf(page.mainFrame(), { selector: action.selector });
+    now = [...scoped.elements.values()].find((element) => element.xpath === xpath);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  if (now && now.role === target.role && now.name === target.name) return undefined;
+  return `the selector now names ${now ? describe(now) : 'an element that is not actionable'}, not ${describe(target)}`;
+}
+
+const describe = ({ role, name }: CachedTarget) => `${role} "${name}"`;

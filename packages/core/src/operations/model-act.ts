@@ -1,6 +1,7 @@
 // act with an instruction: the model picks one action from a snapshot of the frame (seeing variables
 // by name only), the action is mapped to a replayable selector and run by the deterministic executor.
 import type { Frame } from 'playwright-core';
+import type { CachedTarget } from '../cache/index.js';
 import type { CoreConfig } from '../config.js';
 import type { VariableInfo } from '../inference/index.js';
 import type { OperationScope } from '../session/operation-scope.js';
@@ -15,12 +16,14 @@ export interface InstructionAct {
   variables?: Variables;
 }
 
+/** `onResolved` hears what the chosen element was before it is acted on (the act cache keeps it). */
 export async function actOnInstruction(
   scope: OperationScope,
   frame: Frame,
   request: InstructionAct,
   run: ModelRun,
   tuning: CoreConfig,
+  onResolved?: (target: CachedTarget | null) => void,
 ): Promise<ActResult> {
   const { instruction, variables } = request;
   const snapshot = await snapshotOf(frame, { instruction, variables });
@@ -31,6 +34,8 @@ export async function actOnInstruction(
   }
   const page = frame.page();
   const action = await toAction(chosen, { snapshot, frame, page });
+  const element = snapshot.elements.get(chosen.elementId);
+  onResolved?.(element ? { role: element.role, name: element.name } : null);
   scope.log({ category: 'act', message: `${run.inference.identity} chose ${action.method} on ${action.selector}`, level: 1 });
   return runAction(scope, page, action, variables, run, tuning);
 }
