@@ -1,5 +1,6 @@
 // Waits for a page to settle after an action: network quiet and DOM quiet in every frame, bounded.
 import type { Frame, Page } from 'playwright-core';
+import { sendCdp } from '../browser/cdp-session.js';
 import type { NetworkMonitor } from './network-monitor.js';
 
 export interface SettleOptions {
@@ -36,18 +37,13 @@ const ANNOUNCE_MAX_MS = 2_000;
 async function waitForOpenedTabs(page: Page, tabsBefore: ReadonlySet<Page>, maxMs: number): Promise<Page[]> {
   const context = page.context();
   try {
-    const cdp = await context.newCDPSession(page);
-    try {
-      const [{ targetInfo }, { targetInfos }] = (await Promise.all([cdp.send('Target.getTargetInfo'), cdp.send('Target.getTargets')])) as [
-        { targetInfo: TargetInfo },
-        { targetInfos: TargetInfo[] },
-      ];
-      const tabs = targetInfos.filter((t) => t.type === 'page' && t.browserContextId === targetInfo.browserContextId).length;
-      const until = Date.now() + maxMs;
-      while (context.pages().length < tabs && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
-    } finally {
-      await cdp.detach().catch(() => undefined);
-    }
+    const [{ targetInfo }, { targetInfos }] = await Promise.all([
+      sendCdp<{ targetInfo: TargetInfo }>(page, 'Target.getTargetInfo'),
+      sendCdp<{ targetInfos: TargetInfo[] }>(page, 'Target.getTargets'),
+    ]);
+    const tabs = targetInfos.filter((t) => t.type === 'page' && t.browserContextId === targetInfo.browserContextId).length;
+    const until = Date.now() + maxMs;
+    while (context.pages().length < tabs && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
   } catch {
     // The page closed meanwhile: nothing more to wait for.
   }

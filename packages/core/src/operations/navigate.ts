@@ -2,6 +2,7 @@
 // shape of CDP's Network.Response, without its body.
 import { randomUUID } from 'node:crypto';
 import type { Page, Response } from 'playwright-core';
+import { sendCdp } from '../browser/cdp-session.js';
 import { DeckhandError, isDeckhandError } from '../errors.js';
 import { Deadline } from '../session/deadline.js';
 import type { OperationScope } from '../session/operation-scope.js';
@@ -46,9 +47,7 @@ export async function navigate(scope: OperationScope, request: NavigateRequest):
 
 async function stopPageLoading(page: Page): Promise<void> {
   try {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Page.stopLoading');
-    await cdp.detach();
+    await sendCdp(page, 'Page.stopLoading');
   } catch {
     // The page is gone or closing: nothing left to stop.
   }

@@ -200,7 +200,7 @@ export class Session {
       record,
       frame: (frameId: FrameId | undefined): Promise<Frame> =>
         frameId ? findFrameById(context, frameId) : Promise.resolve(page.mainFrame()),
-      frameIdOf: (frame: Frame) => frameIdOf(context, frame),
+      frameIdOf,
     };
   }
 

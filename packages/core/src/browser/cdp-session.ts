@@ -1,0 +1,33 @@
+// One long-lived CDP session per page (or out-of-process frame), opened on first use and reused, so
+// frequent small queries (frame trees, target lists) cost one round trip, not three.
+import type { CDPSession, Frame, Page } from 'playwright-core';
+
+const sessions = new WeakMap<Page | Frame, Promise<CDPSession>>();
+
+/** Rejects for a frame that runs in its parent's process (it has no session of its own). */
+export function cdpSessionOf(target: Page | Frame): Promise<CDPSession> {
+  let session = sessions.get(target);
+  if (!session) {
+    const page = 'mainFrame' in target ? target : target.page();
+    session = page.context().newCDPSession(target);
+    sessions.set(target, session);
+    session.catch(() => forgetCdpSession(target));
+  }
+  return session;
+}
+
+/** Sends one command on the target's shared session; a failure drops the session so the next call starts fresh. */
+export async function sendCdp<T>(target: Page | Frame, method: string, params?: object): Promise<T> {
+  try {
+    const session = await cdpSessionOf(target);
+    return (await session.send(method as never, params as never)) as T;
+  } catch (error) {
+    // The session died with its target (or the frame swapped processes).
+    forgetCdpSession(target);
+    throw error;
+  }
+}
+
+function forgetCdpSession(target: Page | Frame): void {
+  sessions.delete(target);
+}
