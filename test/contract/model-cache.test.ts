@@ -70,10 +70,7 @@ describe('act cache', () => {
   });
 
   it('a stale entry (the cached selector no longer works) falls back to the model and is overwritten', async () => {
-    const started = await ctx.api.call('startSession', { body: START_BODY });
-    expectOk(started);
-    const { sessionId: id, cdpUrl } = started.body.data;
-    expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') } }));
+    const { id, cdpUrl } = await formsSession();
     const first = await act(id, 'click Go');
     expect(first.status).toBe('MISS');
     const oldSelector = first.result.actions[0].selector;
@@ -97,10 +94,7 @@ describe('act cache', () => {
   });
 
   it('a cached selector that now names another, clickable element is not replayed: the model answers', async () => {
-    const started = await ctx.api.call('startSession', { body: START_BODY });
-    expectOk(started);
-    const { sessionId: id, cdpUrl } = started.body.data;
-    expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') } }));
+    const { id, cdpUrl } = await formsSession();
     const first = await act(id, 'click the Go button');
     expect(first.status).toBe('MISS');
 
@@ -145,6 +139,15 @@ describe('act cache', () => {
     }
   });
 });
+
+/** A session on the forms page, with its CDP URL for changing the page behind Deckhand's back. */
+async function formsSession(): Promise<{ id: string; cdpUrl: string }> {
+  const started = await ctx.api.call('startSession', { body: START_BODY });
+  expectOk(started);
+  const { sessionId: id, cdpUrl } = started.body.data;
+  expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') } }));
+  return { id, cdpUrl };
+}
 
 /** Changes the session's page behind Deckhand's back, through its CDP URL. */
 async function changePage(cdpUrl: string, change: () => void): Promise<void> {
