@@ -207,6 +207,13 @@ describe('failures, variables, timeouts, popups', () => {
     await manager.end('p1', quick.id);
   });
 
+  it('waits for mutations inside a closed shadow root to stop before reporting back', async () => {
+    await open('/shadow-busy.html');
+    expect((await act({ selector: '/html/body/busy-widget[1]/#shadow-root/button[1]' })).success).toBe(true);
+    // 25 rows, 30 ms apart: each gap is shorter than the settle quiet period, so watching the root keeps us waiting.
+    expect(await textOf('#log')).toBe('rendered: 25');
+  });
+
   it('makes a popup the active page and falls back when it closes', async () => {
     await open('/popup.html');
     expect((await act({ selector: '#open' })).success).toBe(true);

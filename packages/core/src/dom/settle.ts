@@ -1,6 +1,7 @@
 // Waits for a page to settle after an action: network quiet and DOM quiet in every frame, bounded.
 import type { Frame, Page } from 'playwright-core';
 import { sendCdp } from '../browser/cdp-session.js';
+import { inPage } from '../snapshot/in-page.js';
 import type { NetworkMonitor } from './network-monitor.js';
 
 export interface SettleOptions {
@@ -54,28 +55,38 @@ interface TargetInfo {
   type: string;
   browserContextId?: string;
 }
-/** No DOM mutation in the frame for quietMs. A frame that detaches or navigates meanwhile counts as quiet. */
+/**
+ * No DOM mutation in the frame for quietMs, counting mutations inside open and closed shadow roots.
+ * A frame that detaches or navigates meanwhile counts as quiet.
+ */
 function domQuiet(frame: Frame, quietMs: number, maxMs: number): Promise<boolean> {
-  return frame
-    .evaluate(
-      ({ quiet, max }) =>
-        new Promise<boolean>((resolve) => {
-          const start = performance.now();
-          let last = start;
-          const observer = new MutationObserver(() => {
-            last = performance.now();
-          });
-          observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-          const timer = setInterval(() => {
-            const now = performance.now();
-            if (now - last >= quiet || now - start >= max) {
-              clearInterval(timer);
-              observer.disconnect();
-              resolve(now - last >= quiet);
-            }
-          }, 50);
-        }),
-      { quiet: quietMs, max: maxMs },
-    )
-    .catch(() => true);
+  return frame.evaluate(WATCH_MUTATIONS, { quiet: quietMs, max: maxMs }).catch(() => true);
 }
+
+const WATCH_MUTATIONS = inPage(
+  ({ quiet, max }: { quiet: number; max: number }, lib) =>
+    new Promise<boolean>((resolve) => {
+      const start = performance.now();
+      let last = start;
+      const observer = new MutationObserver(() => {
+        last = performance.now();
+      });
+      const watch = (root: Node) => {
+        observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+        for (let el = walker.nextNode(); el; el = walker.nextNode()) {
+          const shadow = lib.shadowRootOf(el as Element);
+          if (shadow) watch(shadow);
+        }
+      };
+      watch(document);
+      const timer = setInterval(() => {
+        const now = performance.now();
+        if (now - last >= quiet || now - start >= max) {
+          clearInterval(timer);
+          observer.disconnect();
+          resolve(now - last >= quiet);
+        }
+      }, 50);
+    }),
+);
