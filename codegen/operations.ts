@@ -12,6 +12,8 @@ export interface Operation {
   params?: string;
   /** status → { description, json schema name?, sse } */
   responses: Record<string, { description: string; json?: string; sse: boolean }>;
+  /** Succeeds with 101 Switching Protocols: a WebSocket endpoint, not a call an HTTP client makes. */
+  websocket: boolean;
 }
 
 type Json = Record<string, any>;
@@ -53,6 +55,7 @@ export function loadOperations(spec: Json, zodSource: string): Operation[] {
         headers: ifExported(`z${id}Headers`),
         params: ifExported(`z${id}Path`),
         responses,
+        websocket: '101' in responses,
       });
     }
   }

@@ -1,6 +1,7 @@
 // The published @browserbasehq/stagehand 3.x client, unchanged, in its BROWSERBASE mode against
 // Deckhand: it starts a session through the API, finds the browser through the Browserbase-style
-// session record, drives the page, and ends the session.
+// session record, drives the page, and ends the session. The server hands out CDP URLs through its
+// proxy, as a server bound beyond loopback does, so the client reaches the browser via Deckhand.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stagehand } from '@browserbasehq/stagehand';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
@@ -11,7 +12,7 @@ let fixtures: FixtureServer;
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  server = await startTestServer({ DECKHAND_API_KEYS: 'sh-key:sh-project' });
+  server = await startTestServer({ DECKHAND_API_KEYS: 'sh-key:sh-project', DECKHAND_CDP_PROXY: 'on' });
   process.env.STAGEHAND_API_URL = server.url;
   process.env.BROWSERBASE_BASE_URL = server.url;
 });

@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   session_gone: 410,
   payload_too_large: 413,
   unprocessable: 422,
+  upgrade_required: 426,
   session_limit: 429,
   internal_error: 500,
   not_implemented: 501,

@@ -12,7 +12,7 @@ import type { RouteDeps } from './routes/deps';
 import { compatRoutes } from './routes/compat';
 import { metaRoutes } from './routes/meta';
 import { operationRoutes } from './routes/operations';
-import { sessionRoutes } from './routes/sessions';
+import { cdpRoute, sessionRoutes } from './routes/sessions';
 
 export interface AppDeps extends RouteDeps {
   logger: Logger;
@@ -50,6 +50,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.use(emptyJsonIsEmptyObject);
+  cdpRoute(app);
   app.use('/v1/*', authenticate(deps.config.apiKeys));
 
   metaRoutes(app, deps);

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createSessionManager, findChromium, loadCoreConfigFromEnv } from '@deckhand/core';
 import { createApp } from './app';
+import { createCdpProxy } from './cdp-proxy';
 import { loadServerConfig } from './config';
 import { createLogger } from './logger';
 import { listen } from './serve/listen';
@@ -33,14 +34,15 @@ export async function startServer(
       return undefined;
     }
   };
-  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath });
-  const server = await listen({ fetch: app.fetch, host: config.host, port: config.port });
+  const cdp = createCdpProxy(sessions, { enabled: config.cdpProxy, publicUrl: config.publicUrl });
+  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp });
+  const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: cdp.route });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;
   if (config.apiKeys.size === 0) {
     logger.warn('no API keys configured: accepting unauthenticated requests (allowed because the server is bound to loopback)', { host: config.host });
   }
-  logger.info('listening', { url, projects: new Set(config.apiKeys.values()).size });
+  logger.info('listening', { url, projects: new Set(config.apiKeys.values()).size, cdpProxy: config.cdpProxy });
   return {
     url,
     port: server.port,

@@ -6,7 +6,7 @@ type Body<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends
 export interface CallInit { headers?: Record<string, string>; signal?: AbortSignal; parseAs?: 'json' | 'stream' | 'text' }
 export type ApiClient = Client<paths, 'application/json'>;
 
-/** One typed call per operation of openapi.yaml. */
+/** One typed call per HTTP operation of openapi.yaml (WebSocket endpoints are for CDP clients). */
 export function bindOperations(client: ApiClient) {
   return {
     getHealth: (init: CallInit = {}) => client.GET('/healthz', { ...init } as never),

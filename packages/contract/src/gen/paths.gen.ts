@@ -254,6 +254,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/{id}/cdp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The session browser's DevTools websocket, through the server
+         * @description A WebSocket upgrade here is relayed to the session browser's own DevTools websocket, so a
+         *     client that can reach the server can attach with `connectOverCDP` (or any CDP client) even
+         *     when the browser listens on the server's loopback only. Start replies and session records
+         *     hand out this URL, with its `token`, when the CDP proxy is on (`DECKHAND_CDP_PROXY`). The
+         *     token stands in for the API key (websocket clients rarely send headers): it is bound to the
+         *     session and its project. A plain GET (no upgrade) answers 426.
+         */
+        get: operations["connectCdp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -268,7 +293,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "unprocessable" | "session_limit" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found";
+            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "unprocessable" | "session_limit" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
             /** @description For validation errors, one entry per problem. */
             issues?: components["schemas"]["ValidationIssue"][];
         };
@@ -1464,6 +1489,45 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    connectCdp: {
+        parameters: {
+            query: {
+                /** @description The session's CDP token, as given in the URL the server handed out. */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols; from here on, DevTools protocol frames in both directions. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            /** @description Not a WebSocket upgrade request. */
+            426: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

@@ -216,5 +216,22 @@ export const getBrowserSessionDebug = createRoute({
   },
 });
 
+export const connectCdp = createRoute({
+  operationId: 'connectCdp',
+  method: 'get',
+  path: '/v1/sessions/:id/cdp',
+  summary: "The session browser's DevTools websocket, through the server",
+  request: { params: z.zConnectCdpPath },
+  responses: {
+    101: { description: "Switching Protocols; from here on, DevTools protocol frames in both directions." },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    426: { description: "Not a WebSocket upgrade request.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
 /** Operations that require an API key. */
 export const securedOperations: ReadonlySet<string> = new Set(['startSession', 'navigate', 'act', 'observe', 'extract', 'agentExecute', 'endSession', 'replaySession', 'getBrowserSession', 'updateBrowserSession', 'getBrowserSessionDebug']);

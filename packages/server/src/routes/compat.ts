@@ -6,24 +6,28 @@ import type { AppEnv } from '../env';
 import { handle } from '../route';
 import type { RouteDeps } from './deps';
 
-export function compatRoutes(app: OpenAPIHono<AppEnv>, { sessions }: RouteDeps): void {
+export function compatRoutes(app: OpenAPIHono<AppEnv>, { sessions, cdp }: RouteDeps): void {
   handle(app, getBrowserSession, (c) => {
     const projectId = c.get('projectId');
     const session = sessions.get(projectId, c.req.valid('param').id);
-    return c.json({ id: session.id, status: 'RUNNING', connectUrl: session.cdpUrl, projectId });
+    return c.json({ id: session.id, status: 'RUNNING', connectUrl: cdp.urlFor(c.req.url, session, projectId), projectId });
   });
 
   handle(app, updateBrowserSession, async (c) => {
     const projectId = c.get('projectId');
     const id = c.req.valid('param').id;
     const session = sessions.get(projectId, id);
+    const connectUrl = cdp.urlFor(c.req.url, session, projectId);
     await sessions.end(projectId, id);
-    return c.json({ id, status: 'COMPLETED', connectUrl: session.cdpUrl, projectId });
+    return c.json({ id, status: 'COMPLETED', connectUrl, projectId });
   });
 
   handle(app, getBrowserSessionDebug, (c) => {
-    const session = sessions.get(c.get('projectId'), c.req.valid('param').id);
-    const inspector = session.cdpUrl.replace(/^ws:\/\/([^/]+)\/(.*)$/, 'http://$1/devtools/inspector.html?ws=$1/$2');
-    return c.json({ debuggerUrl: inspector, debuggerFullscreenUrl: inspector, wsUrl: session.cdpUrl, pages: [] });
+    const projectId = c.get('projectId');
+    const session = sessions.get(projectId, c.req.valid('param').id);
+    const wsUrl = cdp.urlFor(c.req.url, session, projectId);
+    // The DevTools front end is served by the browser itself: only reachable when the URL is the browser's own.
+    const inspector = wsUrl === session.cdpUrl ? wsUrl.replace(/^ws:\/\/([^/]+)\/(.*)$/, 'http://$1/devtools/inspector.html?ws=$1/$2') : wsUrl;
+    return c.json({ debuggerUrl: inspector, debuggerFullscreenUrl: inspector, wsUrl, pages: [] });
   });
 }

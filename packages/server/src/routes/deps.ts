@@ -1,5 +1,6 @@
 // What the route modules need from the outside world.
 import type { SessionManager } from '@deckhand/core';
+import type { CdpProxy } from '../cdp-proxy';
 import type { ServerConfig } from '../config';
 
 export interface RouteDeps {
@@ -9,4 +10,6 @@ export interface RouteDeps {
   specText: string;
   /** Chromium binary in use, or undefined when none was found. */
   chromiumPath: () => string | undefined;
+  /** The CDP URLs handed to clients. */
+  cdp: CdpProxy;
 }

@@ -1,12 +1,52 @@
 // Node adapter: @hono/node-server, with no request timeout (streams and agent runs can be long).
+// WebSocket upgrades are relayed byte for byte: the handshake is replayed to the target (with its
+// own Host, so Chromium's DNS-rebinding check passes) and the two sockets are piped together.
 import { serve } from '@hono/node-server';
-import type { Server } from 'node:http';
-import type { Listen } from './listen';
+import type { IncomingMessage, Server } from 'node:http';
+import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Listen, UpgradeDecision } from './listen';
 
-export const listenNode: Listen = ({ fetch, host, port }) =>
+export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
   new Promise((resolve) => {
     const server = serve({ fetch, hostname: host, port }, (info) => {
       resolve({ port: info.port, close: () => new Promise((done) => server.close(() => done())) });
     }) as Server;
     server.requestTimeout = 0;
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      socket.on('error', () => socket.destroy());
+      let decision: UpgradeDecision;
+      try {
+        decision = req.headers.upgrade?.toLowerCase() === 'websocket' ? upgrade(req.url ?? '/') : { status: 400, body: '' };
+      } catch {
+        decision = { status: 500, body: '' };
+      }
+      if ('target' in decision) relay(req, socket, head, new URL(decision.target));
+      else refuse(socket, decision);
+    });
   });
+
+/** Headers of the client's handshake that the target needs to answer it. */
+const HANDSHAKE = /^(upgrade|connection|sec-websocket-(key|version|extensions|protocol))$/i;
+
+function relay(req: IncomingMessage, client: Duplex, head: Buffer, target: URL): void {
+  const upstream = connect(Number(target.port || 80), target.hostname.replace(/^\[|\]$/g, ''), () => {
+    const lines = [`GET ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`];
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      if (HANDSHAKE.test(req.rawHeaders[i]!)) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+    }
+    upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+    if (head.length > 0) upstream.write(head);
+    upstream.pipe(client).pipe(upstream);
+  });
+  upstream.on('error', () => client.destroy());
+  upstream.on('close', () => client.destroy());
+  client.on('close', () => upstream.destroy());
+}
+
+function refuse(socket: Duplex, { status, body }: { status: number; body: string }): void {
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Error'}\r\n` +
+      `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}

@@ -16,7 +16,7 @@ export type ErrorResponse = {
     /**
      * Stable machine-readable error code.
      */
-    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'unprocessable' | 'session_limit' | 'internal_error' | 'not_implemented' | 'model_error' | 'browser_unavailable' | 'route_not_found';
+    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'unprocessable' | 'session_limit' | 'internal_error' | 'not_implemented' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
     /**
      * For validation errors, one entry per problem.
      */
@@ -1514,3 +1514,49 @@ export type GetBrowserSessionDebugResponses = {
 };
 
 export type GetBrowserSessionDebugResponse = GetBrowserSessionDebugResponses[keyof GetBrowserSessionDebugResponses];
+
+export type ConnectCdpData = {
+    body?: never;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query: {
+        /**
+         * The session's CDP token, as given in the URL the server handed out.
+         */
+        token: string;
+    };
+    url: '/v1/sessions/{id}/cdp';
+};
+
+export type ConnectCdpErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * Not a WebSocket upgrade request.
+     */
+    426: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type ConnectCdpError = ConnectCdpErrors[keyof ConnectCdpErrors];

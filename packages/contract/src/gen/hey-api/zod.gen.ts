@@ -29,7 +29,8 @@ export const zErrorResponse = z.strictObject({
         'not_implemented',
         'model_error',
         'browser_unavailable',
-        'route_not_found'
+        'route_not_found',
+        'upgrade_required'
     ]),
     issues: z.array(zValidationIssue).optional()
 });
@@ -940,3 +941,11 @@ export const zGetBrowserSessionDebugPath = z.object({
  * Debug URLs.
  */
 export const zGetBrowserSessionDebugResponse = zBrowserSessionDebug;
+
+export const zConnectCdpPath = z.object({
+    id: z.string().min(1)
+});
+
+export const zConnectCdpQuery = z.object({
+    token: z.string().min(1)
+});

@@ -1,0 +1,76 @@
+// The CDP proxy. A session browser listens on the server's loopback only; with the proxy on, clients
+// get a websocket URL on the server instead (/v1/sessions/{id}/cdp?token=…), and an upgrade there is
+// relayed to the browser by the runtime adapter (serve/node.ts, serve/bun.ts). The token stands in
+// for the API key, which websocket clients rarely send: it is an HMAC of the project and session
+// under a secret made at server start, so it needs no storage and dies with the server.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { DeckhandError, isDeckhandError, type Session, type SessionManager } from '@deckhand/core';
+import { isLoopback } from './config';
+import { errorBody } from './errors';
+import type { UpgradeDecision } from './serve/listen';
+
+const CDP_PATH = /^\/v1\/sessions\/([^/]+)\/cdp$/;
+
+export interface CdpProxyOptions {
+  enabled: boolean;
+  /** Base URL clients reach the server at (behind a reverse proxy or TLS); else the request's own. */
+  publicUrl?: string;
+}
+
+export interface CdpProxy {
+  /** The CDP URL to hand the client of a request: the browser's own, or the server's relay. */
+  urlFor(requestUrl: string, session: Session, projectId: string): string;
+  /** Where a WebSocket upgrade request goes: the browser's websocket, or an error response. */
+  route(pathAndQuery: string): UpgradeDecision;
+}
+
+export function createCdpProxy(sessions: SessionManager, options: CdpProxyOptions): CdpProxy {
+  const secret = randomBytes(32);
+  const sign = (projectId: string, sessionId: string) => createHmac('sha256', secret).update(`${projectId}\n${sessionId}`).digest();
+
+  return {
+    urlFor(requestUrl, session, projectId) {
+      // A browser the session attached to elsewhere is as reachable for the client as it was for us.
+      if (!options.enabled || !relayable(session.cdpUrl)) return session.cdpUrl;
+      const url = new URL(options.publicUrl ?? requestUrl);
+      const prefix = options.publicUrl ? url.pathname.replace(/\/$/, '') : '';
+      url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+      url.pathname = `${prefix}/v1/sessions/${encodeURIComponent(session.id)}/cdp`;
+      url.search = `token=${Buffer.from(projectId).toString('base64url')}.${sign(projectId, session.id).toString('base64url')}`;
+      url.hash = '';
+      return url.href;
+    },
+
+    route(pathAndQuery) {
+      const url = new URL(pathAndQuery, 'http://deckhand.invalid');
+      const match = CDP_PATH.exec(url.pathname);
+      if (!match) return reject(new DeckhandError('route_not_found', `No WebSocket endpoint at ${url.pathname}`));
+      const sessionId = decodeURIComponent(match[1]!);
+      const [project, signature] = (url.searchParams.get('token') ?? '').split('.');
+      const projectId = Buffer.from(project ?? '', 'base64url').toString();
+      const presented = Buffer.from(signature ?? '', 'base64url');
+      const expected = sign(projectId, sessionId);
+      if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+        return reject(new DeckhandError('unauthorized', 'Missing or invalid CDP token: use the URL the server handed out'));
+      }
+      try {
+        const target = sessions.get(projectId, sessionId).cdpUrl;
+        if (!relayable(target)) return reject(new DeckhandError('route_not_found', "This session's browser is not reached through the server"));
+        return { target };
+      } catch (error) {
+        if (isDeckhandError(error)) return reject(error);
+        throw error;
+      }
+    },
+  };
+}
+
+/** Only plain websockets on this machine's loopback are relayed (the browsers the server launched). */
+function relayable(cdpUrl: string): boolean {
+  const url = new URL(cdpUrl);
+  return url.protocol === 'ws:' && isLoopback(url.hostname);
+}
+
+function reject(error: DeckhandError): UpgradeDecision {
+  return { status: error.status, body: JSON.stringify(errorBody(error.code, error.message)) };
+}

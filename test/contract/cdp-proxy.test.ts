@@ -1,0 +1,122 @@
+// The CDP proxy (DECKHAND_CDP_PROXY=on): start replies and session records hand out a websocket URL
+// on the server, which relays to the session's browser; its token is bound to the session and the
+// project, and nothing else gets through.
+import { request } from 'node:http';
+import { chromium } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { loadServerConfig } from '@deckhand/server';
+import { driverFor } from '../support/drivers';
+import { expectError, expectOk, START_BODY, useContract } from '../support/contract';
+import { pageText } from '../support/page-log';
+import { startTestServer } from '../support/test-server';
+
+const ctx = useContract({ DECKHAND_CDP_PROXY: 'on', DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b' }, { 'x-bb-api-key': 'key-a' });
+
+async function start(api = ctx.api): Promise<{ id: string; cdpUrl: string }> {
+  const reply = await api.call('startSession', { body: START_BODY });
+  expectOk(reply);
+  return { id: reply.body.data.sessionId, cdpUrl: reply.body.data.cdpUrl };
+}
+
+/** Sends a WebSocket handshake to `url` and reports the status it got (101 when it was relayed). */
+function handshake(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url.replace(/^ws/, 'http'));
+    const req = request(target, {
+      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve({ status: res.statusCode ?? 0, body: '' });
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('CDP proxy', () => {
+  it('hands out a server URL that reaches the session page, in the start reply and the session record', async () => {
+    const { id, cdpUrl } = await start();
+    const server = new URL(ctx.server.url);
+    expect(cdpUrl).toMatch(new RegExp(`^ws://${server.host}/v1/sessions/${id}/cdp\\?token=[\\w-]+\\.[\\w-]+$`));
+    const record = await ctx.api.call('getBrowserSession', { id });
+    expectOk(record);
+    expect(record.body.connectUrl).toBe(cdpUrl);
+
+    expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') } }));
+    const browser = await chromium.connectOverCDP(cdpUrl);
+    try {
+      const page = browser.contexts()[0]!.pages()[0]!;
+      expect(page.url()).toBe(ctx.fixtures.url('forms.html'));
+      await page.click('#go');
+      expect(await pageText(ctx.api, id, '#log')).toBe('clicked: go');
+    } finally {
+      await browser.close();
+    }
+    expectOk(await ctx.api.call('endSession', { id }));
+  });
+
+  it('refuses a missing, forged or borrowed token with 401, and an ended session with 410', async () => {
+    const a = await start();
+    const b = await start();
+    const url = new URL(a.cdpUrl);
+    const token = url.searchParams.get('token')!;
+    const [project, signature] = token.split('.');
+
+    expect((await handshake(a.cdpUrl)).status).toBe(101);
+    const refused = await handshake(a.cdpUrl.replace(/\?.*$/, ''));
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.body)).toMatchObject({ success: false, code: 'unauthorized' });
+    // The same signature claimed for another project, and a's token used for b's session.
+    const forged = `${Buffer.from('project-b').toString('base64url')}.${signature}`;
+    expect((await handshake(a.cdpUrl.replace(token, forged))).status).toBe(401);
+    expect((await handshake(a.cdpUrl.replace(`/sessions/${a.id}/`, `/sessions/${b.id}/`))).status).toBe(401);
+    expect(project).toBe(Buffer.from('project-a').toString('base64url'));
+
+    expectOk(await ctx.api.call('endSession', { id: a.id }));
+    const gone = await handshake(a.cdpUrl);
+    expect(gone.status).toBe(410);
+    expect(JSON.parse(gone.body)).toMatchObject({ code: 'session_gone' });
+    expectOk(await ctx.api.call('endSession', { id: b.id }));
+  });
+
+  it('answers a plain GET with 426, no API key needed', async () => {
+    const { id, cdpUrl } = await start();
+    const anonymous = driverFor(ctx.server.url);
+    const reply = await fetch(cdpUrl.replace(/^ws/, 'http'));
+    expect(reply.status).toBe(426);
+    expect(await reply.json()).toMatchObject({ success: false, code: 'upgrade_required' });
+    expect(reply.headers.get('x-request-id')).toBeTruthy();
+    // Everything else under /v1 still needs the key.
+    expectError(await anonymous.call('replaySession', { id }), 401, 'unauthorized');
+    expectOk(await ctx.api.call('endSession', { id }));
+  });
+
+  it('builds URLs on DECKHAND_PUBLIC_URL when set (a reverse proxy in front, TLS, a path prefix)', async () => {
+    const fronted = await startTestServer({ DECKHAND_CDP_PROXY: 'on', DECKHAND_PUBLIC_URL: 'https://deckhand.example.com/browser/' });
+    try {
+      const { id, cdpUrl } = await start(driverFor(fronted.url));
+      expect(cdpUrl).toMatch(new RegExp(`^wss://deckhand\\.example\\.com/browser/v1/sessions/${id}/cdp\\?token=`));
+      // What the reverse proxy forwards (prefix stripped) is accepted by the server.
+      const local = cdpUrl.replace('wss://deckhand.example.com/browser', fronted.url.replace(/^http/, 'ws'));
+      expect((await handshake(local)).status).toBe(101);
+    } finally {
+      await fronted.close();
+    }
+  });
+
+  it('is on by default only when the server is bound beyond loopback', () => {
+    const keys = { DECKHAND_API_KEYS: 'k:p' };
+    expect(loadServerConfig({ HOST: '127.0.0.1' }).cdpProxy).toBe(false);
+    expect(loadServerConfig({ HOST: '0.0.0.0', ...keys }).cdpProxy).toBe(true);
+    expect(loadServerConfig({ HOST: '0.0.0.0', ...keys, DECKHAND_CDP_PROXY: 'off' }).cdpProxy).toBe(false);
+    expect(loadServerConfig({ DECKHAND_CDP_PROXY: 'on' }).cdpProxy).toBe(true);
+    expect(() => loadServerConfig({ DECKHAND_CDP_PROXY: 'yes' })).toThrow(/DECKHAND_CDP_PROXY must be auto, on or off/);
+    expect(() => loadServerConfig({ DECKHAND_PUBLIC_URL: 'deckhand.example.com' })).toThrow(/DECKHAND_PUBLIC_URL/);
+  });
+});
