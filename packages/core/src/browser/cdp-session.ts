@@ -5,29 +5,31 @@ import type { CDPSession, Frame, Page } from 'playwright-core';
 const sessions = new WeakMap<Page | Frame, Promise<CDPSession>>();
 
 /** Rejects for a frame that runs in its parent's process (it has no session of its own). */
-export function cdpSessionOf(target: Page | Frame): Promise<CDPSession> {
+function sessionOf(target: Page | Frame): Promise<CDPSession> {
   let session = sessions.get(target);
   if (!session) {
     const page = 'mainFrame' in target ? target : target.page();
     session = page.context().newCDPSession(target);
     sessions.set(target, session);
-    session.catch(() => forgetCdpSession(target));
+    const opened = session;
+    opened.catch(() => forget(target, opened));
   }
   return session;
 }
 
 /** Sends one command on the target's shared session; a failure drops the session so the next call starts fresh. */
 export async function sendCdp<T>(target: Page | Frame, method: string, params?: object): Promise<T> {
+  const session = sessionOf(target);
   try {
-    const session = await cdpSessionOf(target);
-    return (await session.send(method as never, params as never)) as T;
+    return (await (await session).send(method as never, params as never)) as T;
   } catch (error) {
     // The session died with its target (or the frame swapped processes).
-    forgetCdpSession(target);
+    forget(target, session);
     throw error;
   }
 }
 
-function forgetCdpSession(target: Page | Frame): void {
-  sessions.delete(target);
+/** Drops a failed session, unless a newer one has taken its place already. */
+function forget(target: Page | Frame, session: Promise<CDPSession>): void {
+  if (sessions.get(target) === session) sessions.delete(target);
 }

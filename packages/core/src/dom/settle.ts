@@ -55,6 +55,7 @@ interface TargetInfo {
   type: string;
   browserContextId?: string;
 }
+
 /**
  * No DOM mutation in the frame for quietMs, counting mutations inside open and closed shadow roots.
  * A frame that detaches or navigates meanwhile counts as quiet.
