@@ -100,6 +100,18 @@ describe('act with an Action', () => {
     expect(urls.some((url) => url.endsWith('/forms.html'))).toBe(true);
   });
 
+  it('goes back with a goBack Action (the step a model answers "go back" with), and says when it cannot', async () => {
+    const id = await ctx.sessionOn('forms.html');
+    expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('select.html') } }));
+    expect((await act(id, { selector: '/html', method: 'goBack' })).success).toBe(true);
+    expect((await act(id, { selector: '#go' })).success).toBe(true);
+    expect(await pageText(ctx.api, id, '#log')).toBe('clicked: go');
+
+    const fresh = await ctx.startSession();
+    const nowhere = await act(fresh, { selector: '/html', method: 'goBack' });
+    expect(nowhere).toMatchObject({ success: false, message: 'There is no previous page to go back to' });
+  });
+
   it('reports a missing or disabled target as success:false with the reason', async () => {
     const id = await ctx.sessionOn('forms.html');
     const missing = await act(id, { selector: '#does-not-exist', method: 'click' });

@@ -444,7 +444,7 @@ export interface components {
             selector: string;
             description?: string;
             backendNodeId?: number;
-            /** @description click (default), fill, type, press, hover, scrollTo, scrollIntoView, nextChunk, prevChunk, selectOptionFromDropdown, check, uncheck, dragAndDrop. */
+            /** @description click (default), fill, type, press, hover, scrollTo, scrollIntoView, nextChunk, prevChunk, selectOptionFromDropdown, check, uncheck, dragAndDrop, and goBack (page level: the previous page in history). */
             method?: string;
             arguments?: string[];
         };

@@ -78,6 +78,18 @@ export const ACTION_METHODS: Record<string, ActionMethod> = {
       await page.mouse.up();
     },
   },
+  /** Not one of the spec's 13: the page-level step the models answer "go back" with, so it can be replayed. */
+  goBack: {
+    pageLevel: true,
+    verb: 'went back from',
+    run: async ({ page, timeoutMs }) => {
+      const before = page.url();
+      // Commit is enough: the settle that follows waits for the document.
+      const response = await page.goBack({ timeout: timeoutMs, waitUntil: 'commit' });
+      // null means no navigation, unless only the fragment changed (same-document history).
+      if (response === null && page.url() === before) throw new ActionFailure('There is no previous page to go back to');
+    },
+  },
 };
 
 /** One chunk is one viewport for the page, one visible height for an inner scroller. */

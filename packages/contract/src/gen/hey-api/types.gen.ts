@@ -201,7 +201,7 @@ export type Action = {
     description?: string;
     backendNodeId?: number;
     /**
-     * click (default), fill, type, press, hover, scrollTo, scrollIntoView, nextChunk, prevChunk, selectOptionFromDropdown, check, uncheck, dragAndDrop.
+     * click (default), fill, type, press, hover, scrollTo, scrollIntoView, nextChunk, prevChunk, selectOptionFromDropdown, check, uncheck, dragAndDrop, and goBack (page level: the previous page in history).
      */
     method?: string;
     arguments?: Array<string>;
