@@ -77,6 +77,9 @@ describe('CDP proxy', () => {
     expect((await handshake(a.cdpUrl.replace(token, forged))).status).toBe(401);
     expect((await handshake(a.cdpUrl.replace(`/sessions/${a.id}/`, `/sessions/${b.id}/`))).status).toBe(401);
     expect(project).toBe(Buffer.from('project-a').toString('base64url'));
+    // Malformed paths and ids are refused, not crashed on.
+    expect((await handshake(a.cdpUrl.replace(`/sessions/${a.id}/`, '/sessions/%E0%A4%A/'))).status).toBe(401);
+    expect((await handshake(`${ctx.server.url.replace(/^http/, 'ws')}/v1/elsewhere`)).status).toBe(404);
 
     expectOk(await ctx.api.call('endSession', { id: a.id }));
     const gone = await handshake(a.cdpUrl);

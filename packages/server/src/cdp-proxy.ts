@@ -45,7 +45,7 @@ export function createCdpProxy(sessions: SessionManager, options: CdpProxyOption
       const url = new URL(pathAndQuery, 'http://deckhand.invalid');
       const match = CDP_PATH.exec(url.pathname);
       if (!match) return reject(new DeckhandError('route_not_found', `No WebSocket endpoint at ${url.pathname}`));
-      const sessionId = decodeURIComponent(match[1]!);
+      const sessionId = safeDecode(match[1]!);
       const [project, signature] = (url.searchParams.get('token') ?? '').split('.');
       const projectId = Buffer.from(project ?? '', 'base64url').toString();
       const presented = Buffer.from(signature ?? '', 'base64url');
@@ -63,6 +63,15 @@ export function createCdpProxy(sessions: SessionManager, options: CdpProxyOption
       }
     },
   };
+}
+
+/** A malformed escape is left as it is (and then matches no session) rather than thrown. */
+function safeDecode(piece: string): string {
+  try {
+    return decodeURIComponent(piece);
+  } catch {
+    return piece;
+  }
 }
 
 /** Only plain websockets on this machine's loopback are relayed (the browsers the server launched). */
