@@ -42,27 +42,30 @@ export function createCdpProxy(sessions: SessionManager, options: CdpProxyOption
     },
 
     route(pathAndQuery) {
-      const url = new URL(pathAndQuery, 'http://deckhand.invalid');
-      const match = CDP_PATH.exec(url.pathname);
-      if (!match) return reject(new DeckhandError('route_not_found', `No WebSocket endpoint at ${url.pathname}`));
-      const sessionId = safeDecode(match[1]!);
-      const [project, signature] = (url.searchParams.get('token') ?? '').split('.');
-      const projectId = Buffer.from(project ?? '', 'base64url').toString();
-      const presented = Buffer.from(signature ?? '', 'base64url');
-      const expected = sign(projectId, sessionId);
-      if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
-        return reject(new DeckhandError('unauthorized', 'Missing or invalid CDP token: use the URL the server handed out'));
-      }
       try {
-        const target = sessions.get(projectId, sessionId).cdpUrl;
-        if (!relayable(target)) return reject(new DeckhandError('route_not_found', "This session's browser is not reached through the server"));
-        return { target };
+        return decide(pathAndQuery);
       } catch (error) {
-        if (isDeckhandError(error)) return reject(error);
-        throw error;
+        return reject(isDeckhandError(error) ? error : new DeckhandError('internal_error', 'Internal error while opening the CDP relay'));
       }
     },
   };
+
+  function decide(pathAndQuery: string): UpgradeDecision {
+    const url = new URL(pathAndQuery, 'http://deckhand.invalid');
+    const match = CDP_PATH.exec(url.pathname);
+    if (!match) return reject(new DeckhandError('route_not_found', `No WebSocket endpoint at ${url.pathname}`));
+    const sessionId = safeDecode(match[1]!);
+    const [project, signature] = (url.searchParams.get('token') ?? '').split('.');
+    const projectId = Buffer.from(project ?? '', 'base64url').toString();
+    const presented = Buffer.from(signature ?? '', 'base64url');
+    const expected = sign(projectId, sessionId);
+    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+      return reject(new DeckhandError('unauthorized', 'Missing or invalid CDP token: use the URL the server handed out'));
+    }
+    const target = sessions.get(projectId, sessionId).cdpUrl;
+    if (!relayable(target)) return reject(new DeckhandError('route_not_found', "This session's browser is not reached through the server"));
+    return { target };
+  }
 }
 
 /** A malformed escape is left as it is (and then matches no session) rather than thrown. */

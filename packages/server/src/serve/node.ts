@@ -15,12 +15,9 @@ export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
     server.requestTimeout = 0;
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on('error', () => socket.destroy());
-      let decision: UpgradeDecision;
-      try {
-        decision = req.headers.upgrade?.toLowerCase() === 'websocket' ? upgrade(req.url ?? '/') : { status: 400, body: '' };
-      } catch {
-        decision = { status: 500, body: '' };
-      }
+      // Only WebSocket upgrades are served; anything else (h2c, …) is hung up on.
+      if (req.headers.upgrade?.toLowerCase() !== 'websocket') return socket.destroy();
+      const decision = upgrade(req.url ?? '/');
       if ('target' in decision) relay(req, socket, head, new URL(decision.target));
       else refuse(socket, decision);
     });
