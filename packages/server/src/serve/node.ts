@@ -5,7 +5,7 @@ import { serve } from '@hono/node-server';
 import type { IncomingMessage, Server } from 'node:http';
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Listen, UpgradeDecision } from './listen';
+import type { Listen } from './listen';
 
 export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
   new Promise((resolve) => {
