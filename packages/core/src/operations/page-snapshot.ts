@@ -1,7 +1,7 @@
 // The snapshot a model-driven operation reads: of the frame the request names, optionally scoped by
 // a selector, with variable values masked. Its element xpaths start at the page's main frame.
 import type { Frame } from 'playwright-core';
-import { resolveTarget } from '../dom/resolve-target.js';
+import { resolveTarget, type ResolvedTarget } from '../dom/resolve-target.js';
 import { DeckhandError } from '../errors.js';
 import { captureSnapshot, type PageSnapshot } from '../snapshot/index.js';
 import type { Variables } from '../types.js';
@@ -15,20 +15,27 @@ export interface SnapshotRequest {
   variables?: Variables;
 }
 
+/** The element options.selector names; one that matches nothing is the caller's mistake (400). The caller disposes it. */
+export async function resolveScope(frame: Frame, selector: string): Promise<ResolvedTarget> {
+  const found = await resolveTarget(frame, selector, SCOPE_LOOKUP_MS);
+  if (!found.found) throw new DeckhandError('validation_error', found.reason, [{ path: 'options.selector', message: found.reason }]);
+  return found.target;
+}
+
 /** A snapshot starting at `frame` (the frame a request's frameId names). */
 export async function snapshotOf(frame: Frame, request: SnapshotRequest): Promise<PageSnapshot> {
-  if (request.selector) {
-    // Same answer as extract without a model: a scope that matches nothing is the caller's mistake.
-    const found = await resolveTarget(frame, request.selector, SCOPE_LOOKUP_MS);
-    if (!found.found) throw new DeckhandError('validation_error', found.reason, [{ path: 'options.selector', message: found.reason }]);
-    await found.target.element.dispose();
+  const root = request.selector ? await resolveScope(frame, request.selector) : undefined;
+  try {
+    return await captureSnapshot(frame.page(), {
+      frame,
+      selector: request.selector,
+      root,
+      instruction: request.instruction,
+      maskValues: variableValues(request.variables),
+    });
+  } finally {
+    await root?.element.dispose().catch(() => undefined);
   }
-  return captureSnapshot(frame.page(), {
-    frame,
-    selector: request.selector,
-    instruction: request.instruction,
-    maskValues: variableValues(request.variables),
-  });
 }
 
 /** The values of a call's variables as strings: masked in snapshots, refused by the cache. */

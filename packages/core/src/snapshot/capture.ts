@@ -3,11 +3,11 @@
 
 import type { Frame, Page } from 'playwright-core';
 import { DeckhandError } from '../errors.js';
-import { resolveTarget } from '../dom/resolve-target.js';
+import { resolveTarget, type ResolvedTarget } from '../dom/resolve-target.js';
 import { framePrefix } from './frame-path.js';
 import { walkFrameTree } from './frame-tree.js';
 import { gapLine, renderLine } from './outline-line.js';
-import type { WalkNode } from './page-walker.js';
+import type { WalkNode, WalkResult } from './page-walker.js';
 import { estimateTokens } from './tokens.js';
 import { chooseLines, type CutLine } from './truncate.js';
 import type { PageSnapshot, SnapshotElement } from './types.js';
@@ -17,6 +17,8 @@ export interface SnapshotOptions {
   frame?: Frame;
   /** Only the subtree of this element: CSS or (deep) XPath, resolved from the starting frame. */
   selector?: string;
+  /** `selector`, already resolved by the caller (who also releases it): not looked up again. */
+  root?: ResolvedTarget;
   /** Token budget of the outline; larger outlines are cut. */
   tokenBudget?: number;
   /** The instruction the snapshot serves: its words pick what survives a cut. */
@@ -30,15 +32,21 @@ export const MASK = '••••';
 
 export async function captureSnapshot(page: Page, options: SnapshotOptions = {}): Promise<PageSnapshot> {
   const start = options.frame ?? page.mainFrame();
-  let frame = start;
-  let root;
-  if (options.selector) {
+  let target = options.root;
+  if (!target && options.selector) {
     const found = await resolveTarget(start, options.selector, 0);
     if (!found.found) throw new DeckhandError('unprocessable', found.reason);
-    frame = found.target.frame;
-    root = found.target.element;
+    target = found.target;
   }
-  const [walk, prefix] = await Promise.all([walkFrameTree(frame, root), framePrefix(frame)]);
+  const frame = target?.frame ?? start;
+  let walk: WalkResult;
+  let prefix: string;
+  try {
+    [walk, prefix] = await Promise.all([walkFrameTree(frame, target?.element), framePrefix(frame)]);
+  } finally {
+    // A root looked up here is released here; the caller's own root stays the caller's.
+    if (target && target !== options.root) await target.element.dispose().catch(() => undefined);
+  }
 
   const secrets = (options.maskValues ?? []).filter((v) => v.length > 0);
   const elements = new Map<string, SnapshotElement>();

@@ -24,8 +24,12 @@ export async function framePrefix(frame: Frame): Promise<string> {
   const parent = frame.parentFrame();
   if (!parent) return '';
   const owner = await frame.frameElement();
-  const [above, own] = await Promise.all([framePrefix(parent), owner.evaluate(elementPathScript)]);
-  return above + own;
+  try {
+    const [above, own] = await Promise.all([framePrefix(parent), owner.evaluate(elementPathScript)]);
+    return above + own;
+  } finally {
+    await owner.dispose().catch(() => undefined);
+  }
 }
 
 /** The frames from the main frame down to `frame`, both included. */

@@ -15,7 +15,12 @@ export async function walkFrameTree(frame: Frame, root?: ElementHandle<Element>)
   const owners = await Promise.all(children.map((c) => c.frameElement().catch(() => null)));
   // Playwright turns the handles back into the page's elements; its Unboxed<> type is too deep for tsc.
   const args = { frameOwners: owners, root } as unknown as WalkArgs;
-  const own = JSON.parse(await (frame.evaluate as (fn: typeof walkScript, arg: WalkArgs) => Promise<string>)(walkScript, args)) as WalkResult;
+  let own: WalkResult;
+  try {
+    own = JSON.parse(await (frame.evaluate as (fn: typeof walkScript, arg: WalkArgs) => Promise<string>)(walkScript, args)) as WalkResult;
+  } finally {
+    await Promise.all(owners.map((owner) => owner?.dispose().catch(() => undefined)));
+  }
   const subs = await Promise.all(childWalks);
   if (!subs.some(Boolean)) return own;
 
