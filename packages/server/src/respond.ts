@@ -14,24 +14,19 @@ export function wantsStream(bodyFlag: boolean | undefined, header: string | unde
 export interface Operation<T> {
   stream: boolean;
   run: (ctx: OpContext) => Promise<T>;
-  /** The success `data`; `{result, actionId}` unless given. */
-  shape?: (result: T, actionId: string) => Record<string, unknown>;
   /** Response headers known once the result is (JSON answers only; a stream's headers are already sent). */
   headers?: () => Record<string, string>;
 }
 
-const defaultShape = (result: unknown, actionId: string) => ({ result, actionId });
-
 export async function respond<T>(c: Context<AppEnv>, heartbeatMs: number, op: Operation<T>): Promise<Response> {
   const logger = c.get('logger');
   const requestId = c.get('requestId');
-  const shape = op.shape ?? defaultShape;
   const debugLog = (line: LogLine) => logger.debug(line.message, { requestId, category: line.category });
 
   if (!op.stream) {
     const result = await op.run({ signal: c.req.raw.signal, log: debugLog });
     for (const [name, value] of Object.entries(op.headers?.() ?? {})) c.header(name, value);
-    return c.json({ success: true, data: shape(result, randomUUID()) });
+    return c.json({ success: true, data: { result, actionId: randomUUID() } });
   }
 
   return eventStream({
@@ -46,7 +41,7 @@ export async function respond<T>(c: Context<AppEnv>, heartbeatMs: number, op: Op
             sink.log(line);
           },
         });
-        sink.finished(shape(result, randomUUID()));
+        sink.finished({ result, actionId: randomUUID() });
       } catch (error) {
         const known = asDeckhandError(error);
         if (!known) logger.error('unexpected error in stream', { requestId, error: error instanceof Error ? error.stack : String(error) });
