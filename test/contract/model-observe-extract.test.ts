@@ -91,4 +91,10 @@ describe('extract with a schema or an instruction (built-in offline model)', () 
     const id = await ctx.sessionOn('forms.html');
     expect(await extract(id, { options: { selector: 'h1' } })).toEqual({ pageText: 'Sign up' });
   });
+
+  it('treats an empty or blank instruction without a schema as no instruction: page text', async () => {
+    const id = await ctx.sessionOn('forms.html');
+    expect(await extract(id, { instruction: '', options: { selector: 'h1' } })).toEqual({ pageText: 'Sign up' });
+    expect(await extract(id, { instruction: '  ', options: { selector: 'h1' } })).toEqual({ pageText: 'Sign up' });
+  });
 });

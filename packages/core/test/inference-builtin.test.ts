@@ -159,9 +159,10 @@ describe('built-in model: extract', () => {
     expect(((await extract({ instruction: 'get all links' })) as { extraction: string }).extraction).toContain('Privacy policy: https://shop.example.com/privacy');
   });
 
-  it('returns {pageText} with neither instruction nor schema', async () => {
-    const result = (await extract({})) as { pageText: string };
-    expect(result.pageText).toContain('Price: $19.99');
+  it('reads the page text when the instruction asks for it', async () => {
+    const result = (await extract({ instruction: 'the page text' })) as { extraction: string };
+    expect(result.extraction).toContain('Price: $19.99');
+    expect(result.extraction).toContain('Sign in');
   });
 
   it('refuses what it cannot read instead of guessing', async () => {

@@ -137,10 +137,17 @@ describe('LLM inference: extract', () => {
     expect(await llm.extract({ instruction: 'who are the users?', snapshot, signal, usage: new UsageMeter() })).toEqual({ extraction: 'Two users: Alice and Bob' });
   });
 
-  it('needs no model for the page text', async () => {
-    const result = (await llm.extract({ snapshot, signal, usage: new UsageMeter() })) as { pageText: string };
-    expect(result.pageText).toContain('Sign in');
-    expect(server.requests).toHaveLength(0);
+  it('asks for what the schema describes when there is no instruction', async () => {
+    server.script({ json: { title: 'Account' } });
+    const result = await llm.extract({
+      schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+      snapshot,
+      signal,
+      usage: new UsageMeter(),
+    });
+    expect(result).toEqual({ title: 'Account' });
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]?.raw).toContain('Extract: the information described by the schema');
   });
 });
 

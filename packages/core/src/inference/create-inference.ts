@@ -5,7 +5,6 @@ import { createModelClient } from '../models/model-client.js';
 import { resolveModel } from '../models/resolve-model.js';
 import type { ModelLog } from '../models/structured.js';
 import { createBuiltinInference } from './builtin/builtin-inference.js';
-import { outlineText } from './builtin/outline.js';
 import { createLlmInference } from './llm.js';
 import type { Inference } from './types.js';
 
@@ -25,13 +24,7 @@ export interface InferenceContext {
 /** Throws missing_model_key / validation_error up front, before any page work. */
 export function createInference(model: ModelConfig | string | undefined, ctx: InferenceContext): Inference {
   const target = resolveModel(model, ctx.sessionModelName);
-  const inner =
-    target.kind === 'builtin'
-      ? createBuiltinInference(target.modelId)
-      : createLlmInference(createModelClient(target, { sessionApiKey: ctx.sessionApiKey, env: ctx.env, log: ctx.log }), ctx.systemPrompt);
-  return {
-    ...inner,
-    // With neither instruction nor schema the answer is the page text: no model needed.
-    extract: (input) => (input.instruction || input.schema ? inner.extract(input) : Promise.resolve({ pageText: outlineText(input.snapshot) })),
-  };
+  return target.kind === 'builtin'
+    ? createBuiltinInference(target.modelId)
+    : createLlmInference(createModelClient(target, { sessionApiKey: ctx.sessionApiKey, env: ctx.env, log: ctx.log }), ctx.systemPrompt);
 }

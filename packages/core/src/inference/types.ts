@@ -78,7 +78,7 @@ export interface Inference {
   observe(input: ObserveInput): Promise<ChosenAction[]>;
   /**
    * With a schema: an object shaped by it (non-object schemas are wrapped under `value` and unwrapped).
-   * Instruction only: `{extraction: string}`. Neither: `{pageText: string}`.
+   * Instruction only: `{extraction: string}`. (With neither, the session reads the page text; no model is asked.)
    */
   extract(input: ExtractInput): Promise<unknown>;
 }

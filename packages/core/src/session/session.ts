@@ -122,7 +122,7 @@ export class Session {
 
   extract(req: ExtractRequest, ctx: OpContext): Promise<unknown> {
     // With neither instruction nor schema the answer is the page text, and no model is involved.
-    const withModel = req.instruction !== undefined || req.schema !== undefined;
+    const withModel = req.schema !== undefined || Boolean(req.instruction?.trim());
     return this.perform('extract', recordedParameters(req), ctx, (scope) =>
       withModel ? extractWithModel(scope, req, this.#modelDeps(ctx)) : extractText(scope, req),
     );
