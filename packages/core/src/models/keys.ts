@@ -1,6 +1,6 @@
 // Which credential a model call uses. Order: the call's own apiKey / auth object, then the session's
 // key (x-model-api-key), then the server's environment (passed in; never read from process.env here).
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { DeckhandError } from '../errors.js';
 import type { GoogleServiceAccountAuth, GoogleServiceAccountCredentials, ModelEnv } from './model-config.js';
 import type { ModelTarget, ProviderKind } from './resolve-model.js';
@@ -85,16 +85,26 @@ function ambientCredentials(kind: ProviderKind, env: ModelEnv): Credentials | un
   return undefined;
 }
 
+/** Parsed key files by path, with the mtime they were read at: a changed file is read again. Failures are not kept. */
+const serviceAccounts = new Map<string, { mtimeMs: number; serviceAccount: GoogleServiceAccountCredentials | undefined }>();
+
 function readServiceAccount(keyFilename: string): GoogleServiceAccountCredentials | undefined {
+  let mtimeMs: number;
   let parsed: unknown;
   try {
+    mtimeMs = statSync(keyFilename).mtimeMs;
+    const cached = serviceAccounts.get(keyFilename);
+    if (cached?.mtimeMs === mtimeMs) return cached.serviceAccount;
     parsed = JSON.parse(readFileSync(keyFilename, 'utf8'));
   } catch {
+    serviceAccounts.delete(keyFilename);
     throw new DeckhandError('missing_model_key', 'GOOGLE_APPLICATION_CREDENTIALS names a file that cannot be read as JSON');
   }
   const file = parsed as Partial<GoogleServiceAccountCredentials>;
   const isServiceAccount = file.type === 'service_account' && typeof file.private_key === 'string' && typeof file.client_email === 'string';
-  return isServiceAccount ? (file as GoogleServiceAccountCredentials) : undefined;
+  const serviceAccount = isServiceAccount ? (file as GoogleServiceAccountCredentials) : undefined;
+  serviceAccounts.set(keyFilename, { mtimeMs, serviceAccount });
+  return serviceAccount;
 }
 
 /** Every secret string in a credential, so error messages and logs can be scrubbed of them. */
