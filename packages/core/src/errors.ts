@@ -43,3 +43,8 @@ export class DeckhandError extends Error {
 export function isDeckhandError(value: unknown): value is DeckhandError {
   return value instanceof DeckhandError;
 }
+
+/** The first line of a thrown value's message: Playwright appends call logs below it. */
+export function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}

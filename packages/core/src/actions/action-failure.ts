@@ -1,5 +1,6 @@
 // An action that could not be done for a reason the caller should read (act reports success: false).
 import type { ElementHandle } from 'playwright-core';
+import { firstLine } from '../errors.js';
 
 export class ActionFailure extends Error {
   override readonly name = 'ActionFailure';
@@ -18,6 +19,5 @@ export async function explainRefusal(element: ElementHandle<Element>, error: unk
   if (!state.connected) return new ActionFailure('Element is no longer attached to the page');
   if (state.disabled) return new ActionFailure('Element is disabled');
   if (!state.visible) return new ActionFailure('Element is not visible');
-  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
-  return new ActionFailure(message.replace(/^[\w.]+: (Error: )?/, ''));
+  return new ActionFailure(firstLine(error).replace(/^[\w.]+: (Error: )?/, ''));
 }

@@ -1,11 +1,10 @@
 // The Action methods an act can run without a model, one small handler each.
-import type { ElementHandle, Frame, Page } from 'playwright-core';
+import type { ElementHandle, Page } from 'playwright-core';
 import type { Resolution } from '../dom/resolve-target.js';
 import { ActionFailure } from './action-failure.js';
 
 export interface ActionTarget {
   page: Page;
-  frame: Frame;
   /** Absent only for methods that can act on the page itself (press with no selector). */
   element?: ElementHandle<Element>;
   /** Arguments with variables already substituted. */
@@ -74,8 +73,12 @@ export const ACTION_METHODS: Record<string, ActionMethod> = {
       if (!drop.found) throw new ActionFailure(`Drop target: ${drop.reason}`);
       await need(element).hover({ timeout: timeoutMs });
       await page.mouse.down();
-      await drop.target.element.hover({ timeout: timeoutMs });
-      await page.mouse.up();
+      try {
+        await drop.target.element.hover({ timeout: timeoutMs });
+        await page.mouse.up();
+      } finally {
+        await drop.target.element.dispose().catch(() => undefined);
+      }
     },
   },
   /** Not one of the spec's 13: the page-level step the models answer "go back" with, so it can be replayed. */

@@ -4,7 +4,7 @@ import type { CoreConfig } from '../config.js';
 import { NetworkMonitor } from '../dom/network-monitor.js';
 import { resolveTarget } from '../dom/resolve-target.js';
 import { waitForSettle } from '../dom/settle.js';
-import { isDeckhandError } from '../errors.js';
+import { firstLine, isDeckhandError } from '../errors.js';
 import { Deadline } from '../session/deadline.js';
 import type { OperationScope } from '../session/operation-scope.js';
 import type { Action, ActRequest, ActResult } from '../types.js';
@@ -45,7 +45,6 @@ export async function performAction(scope: OperationScope, request: ActRequest &
         try {
           await handler.run({
             page,
-            frame: target?.frame ?? frame,
             element: target?.element,
             args: (action.arguments ?? []).map((value) => substituteVariables(value, variables)),
             timeoutMs: waitMs(),
@@ -56,6 +55,8 @@ export async function performAction(scope: OperationScope, request: ActRequest &
           const failure = target ? await explainRefusal(target.element, error) : asFailure(error);
           scope.log({ category: 'action', message: `${method} on ${selector || 'the page'} failed`, level: 1 });
           return report(false, failure.message);
+        } finally {
+          await target?.element.dispose().catch(() => undefined);
         }
         scope.log({ category: 'action', message: `${handler.verb} ${selector || 'the page'}`, level: 1 });
         const settled = await waitForSettle(page, network, {
@@ -75,5 +76,5 @@ export async function performAction(scope: OperationScope, request: ActRequest &
 
 function asFailure(error: unknown): ActionFailure {
   if (error instanceof ActionFailure) return error;
-  return new ActionFailure((error instanceof Error ? error.message : String(error)).split('\n')[0]!);
+  return new ActionFailure(firstLine(error));
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import type { CoreConfig } from '../config.js';
 import { SHADOW_HOOK_SCRIPT } from '../dom/shadow-hook.js';
-import { DeckhandError } from '../errors.js';
+import { DeckhandError, firstLine } from '../errors.js';
 import type { LaunchOptions, Viewport } from '../types.js';
 import type { BrowserHandle } from './browser-handle.js';
 import { buildChromiumArgs } from './chromium-args.js';
@@ -80,8 +80,4 @@ function killQuietly(pid: number): void {
   } catch {
     // Already gone.
   }
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
 }

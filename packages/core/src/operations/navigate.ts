@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page, Response } from 'playwright-core';
 import { sendCdp } from '../browser/cdp-session.js';
-import { DeckhandError, isDeckhandError } from '../errors.js';
+import { DeckhandError, firstLine, isDeckhandError } from '../errors.js';
 import { Deadline } from '../session/deadline.js';
 import type { OperationScope } from '../session/operation-scope.js';
 import type { NavigateRequest, NavigateResult, NetworkResponse } from '../types.js';
@@ -88,7 +88,7 @@ async function networkResponseOf(response: Response): Promise<NetworkResponse> {
 
 function asNavigationError(error: unknown, url: string): Error {
   if (isDeckhandError(error)) return error;
-  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+  const message = firstLine(error);
   if (error instanceof Error && error.name === 'TimeoutError') {
     return new DeckhandError('timeout', `Navigation to ${url} timed out`);
   }
