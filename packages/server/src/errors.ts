@@ -5,6 +5,7 @@ import type { ZodError } from 'zod';
 import { DeckhandError, isDeckhandError, type ErrorCode, type ValidationIssue } from '@deckhand/core';
 import type { ErrorResponse } from '@deckhand/contract';
 import type { AppEnv } from './env';
+import type { Logger } from './logger';
 
 export function errorBody(code: ErrorCode, message: string, issues?: ValidationIssue[]): ErrorResponse {
   return issues ? { success: false, message, code, issues } : { success: false, message, code };
@@ -28,11 +29,13 @@ export function toErrorResponse(c: Context<AppEnv>, error: unknown): Response {
     c.get('logger')?.info('request failed', { requestId: c.get('requestId'), code: known.code, status: known.status });
     return c.json(errorBody(known.code, known.message, known.issues), known.status as 400);
   }
-  c.get('logger')?.error('unexpected error', {
-    requestId: c.get('requestId'),
-    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-  });
-  return c.json(errorBody('internal_error', `Internal error (request id ${c.get('requestId')})`), 500);
+  return c.json(errorBody('internal_error', unexpectedMessage(c.get('logger'), c.get('requestId'), error, 'unexpected error')), 500);
+}
+
+/** Logs an unexpected error's detail under the request id (`what` is the log message); returns the generic message clients get. */
+export function unexpectedMessage(logger: Logger | undefined, requestId: string, error: unknown, what: string): string {
+  logger?.error(what, { requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  return `Internal error (request id ${requestId})`;
 }
 
 /** The known errors, including Hono's own (malformed JSON, wrong content type). */

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import type { LogLine, OpContext } from '@deckhand/core';
 import type { AppEnv } from './env';
-import { asDeckhandError } from './errors';
+import { asDeckhandError, unexpectedMessage } from './errors';
 import { eventStream } from './sse';
 
 /** A boolean `streamResponse` in the body wins over the `x-stream-response` header. */
@@ -44,8 +44,8 @@ export async function respond<T>(c: Context<AppEnv>, heartbeatMs: number, op: Op
         sink.finished({ result, actionId: randomUUID() });
       } catch (error) {
         const known = asDeckhandError(error);
-        if (!known) logger.error('unexpected error in stream', { requestId, error: error instanceof Error ? error.stack : String(error) });
-        sink.error(known?.message ?? `Internal error (request id ${requestId})`, known?.code ?? 'internal_error');
+        if (known) sink.error(known.message, known.code);
+        else sink.error(unexpectedMessage(logger, requestId, error, 'unexpected error in stream'), 'internal_error');
       }
     },
   });
