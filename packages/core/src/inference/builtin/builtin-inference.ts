@@ -92,8 +92,10 @@ function resolve(page: Page, intent: Intent): Choice {
 
 function onTarget(page: Page, phrase: string, kind: TargetKind, method: string, args: string[] = [], detail = ''): Choice {
   const found = findTarget(page, phrase, kind);
-  if ('failure' in found) return found;
-  const { element } = found;
+  return 'failure' in found ? found : onElement(found.element, method, args, detail);
+}
+
+function onElement(element: SnapshotElement, method: string, args: string[], detail: string): Choice {
   if (element.disabled) return { failure: `[${element.id}] ${describeElement(element)} is disabled` };
   const description = [method, describeElement(element), detail].filter(Boolean).join(' ');
   return { elementId: element.id, method, arguments: args, description };
@@ -104,7 +106,7 @@ function selectOption(page: Page, phrase: string, option: string): Choice {
   if ('failure' in found) return found;
   const listed = found.line?.options;
   // A %variable% option is only known at execution time; otherwise check it against the listed options.
-  if (!listed || /^%[\w.-]+%$/.test(option)) return onTarget(page, phrase, 'selectable', 'selectOptionFromDropdown', [option], quoteValue(option));
+  if (!listed || /^%[\w.-]+%$/.test(option)) return onElement(found.element, 'selectOptionFromDropdown', [option], quoteValue(option));
   const wanted = option.toLowerCase();
   const exact = listed.find((o) => o.toLowerCase() === wanted);
   const partial = listed.filter((o) => o.toLowerCase().includes(wanted));
@@ -113,12 +115,12 @@ function selectOption(page: Page, phrase: string, option: string): Choice {
     const why = partial.length > 1 ? `matches several options (${partial.join(', ')})` : `is not one of its options (${listed.join(', ')})`;
     return { failure: `"${option}" ${why} in [${found.element.id}] ${describeElement(found.element)}` };
   }
-  return onTarget(page, phrase, 'selectable', 'selectOptionFromDropdown', [label], `"${label}"`);
+  return onElement(found.element, 'selectOptionFromDropdown', [label], `"${label}"`);
 }
 
 function observe({ instruction, snapshot }: ObserveInput): ChosenAction[] {
-  const page = readPage(snapshot);
   if (!instruction) return [...snapshot.elements.values()].filter((e) => e.role !== 'heading').map((e) => suggestion(e));
+  const page = readPage(snapshot);
   const intent = parseInstruction(instruction);
   if (intent) {
     const chosen = resolve(page, intent);
