@@ -2,6 +2,7 @@
 // shadow roots (open and closed) and slotted content, with each child frame's text spliced in where
 // its <iframe> sits. Block boxes become line breaks; runs of whitespace collapse.
 import type { ElementHandle, Frame } from 'playwright-core';
+import { inPage } from '../snapshot/in-page.js';
 
 type TextPart = string | { frame: number };
 
@@ -12,10 +13,15 @@ export async function visibleTextOf(frame: Frame, scope?: ElementHandle<Element>
 async function rawTextOf(frame: Frame, scope?: ElementHandle<Element>): Promise<string> {
   const children = frame.childFrames();
   const owners = await Promise.all(children.map((child) => child.frameElement().catch(() => null)));
-  const parts = await frame.evaluate(collectTextParts, {
-    scope: scope ?? null,
-    owners: owners.filter((owner): owner is ElementHandle<HTMLIFrameElement | HTMLFrameElement> => owner !== null),
-  });
+  let parts: TextPart[];
+  try {
+    parts = await frame.evaluate(collectTextParts, {
+      scope: scope ?? null,
+      owners: owners.filter((owner): owner is ElementHandle<HTMLIFrameElement | HTMLFrameElement> => owner !== null),
+    });
+  } finally {
+    await Promise.all(owners.map((owner) => owner?.dispose().catch(() => undefined)));
+  }
   const present = children.filter((_, index) => owners[index] !== null);
   const texts = await Promise.all(
     parts.map((part) =>
@@ -33,11 +39,8 @@ function normaliseWhitespace(text: string): string {
     .join('\n');
 }
 
-/** In-page. No named inner functions: a transpiler's name helpers would not exist in the page. */
-function collectTextParts({ scope, owners }: { scope: Element | null; owners: Element[] }): TextPart[] {
-  const closedRoots = (window as unknown as Record<string, WeakMap<Element, ShadowRoot> | undefined>)[
-    '__deckhandClosedRoots'
-  ];
+/** In-page: the text runs of a subtree in flat-tree order, with a marker where each child frame sits. */
+const collectTextParts = inPage(({ scope, owners }: { scope: Element | null; owners: Element[] }, lib): TextPart[] => {
   const skipped = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link']);
   const lineBreak = {};
   const parts: TextPart[] = [];
@@ -72,7 +75,7 @@ function collectTextParts({ scope, owners }: { scope: Element | null; owners: El
     // anything else is a block on its own line.
     const display = getComputedStyle(node).display;
     const boundary = display === 'inline' || display === 'contents' ? '' : display.startsWith('inline') ? ' ' : lineBreak;
-    const root = node.shadowRoot ?? closedRoots?.get(node) ?? null;
+    const root = lib.shadowRootOf(node);
     let children: Node[];
     if (node instanceof HTMLSlotElement) {
       const assigned = node.assignedNodes();
@@ -85,4 +88,4 @@ function collectTextParts({ scope, owners }: { scope: Element | null; owners: El
     if (boundary) stack.push(boundary);
   }
   return parts;
-}
+});
