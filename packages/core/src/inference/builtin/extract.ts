@@ -31,7 +31,7 @@ function answer(page: Page, instruction: string): string {
   if (/\btables?\b/.test(q)) return tables(page).map((rows) => rows.map((r) => r.join('\t')).join('\n')).join('\n\n');
   if (/\b(title|main heading|headline)\b/.test(q)) return mainHeading(page) ?? refuse(instruction);
   if (/\bheadings\b/.test(q)) return headings(page).map((h) => h.name).join('\n');
-  if (/\b(all |the |page |visible )*(text|content)\b/.test(q)) return outlineText(page.snapshot);
+  if (/\b(all |the |page |visible )*(text|content)\b/.test(q)) return outlineText(page.lines);
   return refuse(instruction);
 }
 
@@ -73,10 +73,10 @@ function readList(page: Page, label: string, items: JSONSchema | undefined): unk
     return undefined;
   }
   if (items.type !== 'object') return undefined;
-  if (props.some(([n, s]) => isUrlField(n, s)) && !tableFor(page, props)) {
+  const table = tableFor(page, props);
+  if (!table && props.some(([n, s]) => isUrlField(n, s))) {
     return links(page).map((l) => Object.fromEntries(props.map(([n, s]) => [n, isUrlField(n, s) ? l.url : l.text])));
   }
-  const table = tableFor(page, props);
   if (!table) return undefined;
   const [header, ...rows] = table;
   return rows.map((row) =>

@@ -1,6 +1,5 @@
 // Reads the snapshot outline back into lines, for what the element table does not carry: text
 // around an element (labels, row contents), select options, heading levels, tables.
-import type { PageSnapshot } from '../../snapshot/types.js';
 
 export interface OutlineLine {
   index: number;
@@ -47,8 +46,8 @@ export function parseOutline(text: string): OutlineLine[] {
 }
 
 /** The page's readable text: text lines and element names, in order. */
-export function outlineText(snapshot: PageSnapshot): string {
-  return parseOutline(snapshot.text)
+export function outlineText(lines: OutlineLine[]): string {
+  return lines
     .map((l) => l.name)
     .filter(Boolean)
     .join('\n');
