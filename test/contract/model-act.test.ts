@@ -138,8 +138,7 @@ describe('self-heal of an Action whose selector fails', () => {
   });
 
   it('fails honestly with selfHeal: false', async () => {
-    const id = await ctx.startSession({ selfHeal: false });
-    expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') } }));
+    const id = await ctx.sessionOn('forms.html', { selfHeal: false });
     const reply = await ctx.api.call('act', { id, body: { input: broken }, headers });
     expectOk(reply);
     expect(reply.body.data.result.success).toBe(false);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../support/model-server';
-import { START_BODY, expectOk, useContract } from '../support/contract';
+import { expectOk, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'deckhand-contract-cache-'));
@@ -70,13 +70,13 @@ describe('act cache', () => {
   });
 
   it('a stale entry (the cached selector no longer works) falls back to the model and is overwritten', async () => {
-    const { id, cdpUrl } = await formsSession();
+    const id = await ctx.sessionOn('forms.html');
     const first = await act(id, 'click Go');
     expect(first.status).toBe('MISS');
     const oldSelector = first.result.actions[0].selector;
 
     // Move the Go button into a wrapper: the cached xpath now names the disabled button instead.
-    await changePage(cdpUrl, () => {
+    await changePage(id, () => {
       const go = document.getElementById('go')!;
       const wrapper = document.createElement('div');
       go.replaceWith(wrapper);
@@ -94,12 +94,12 @@ describe('act cache', () => {
   });
 
   it('a cached selector that now names another, clickable element is not replayed: the model answers', async () => {
-    const { id, cdpUrl } = await formsSession();
+    const id = await ctx.sessionOn('forms.html');
     const first = await act(id, 'click the Go button');
     expect(first.status).toBe('MISS');
 
     // A new button before Go: the cached xpath (body's first button) now names it.
-    await changePage(cdpUrl, () => {
+    await changePage(id, () => {
       const decoy = document.createElement('button');
       decoy.textContent = 'Decoy';
       decoy.onclick = () => (window as unknown as { logLine(text: string): void }).logLine('clicked: decoy');
@@ -130,8 +130,7 @@ describe('act cache', () => {
   });
 
   it('sends no cache status when the session turned caching off', async () => {
-    const id = await ctx.startSession({ enableCaching: false });
-    expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') } }));
+    const id = await ctx.sessionOn('forms.html', { enableCaching: false });
     for (let i = 0; i < 2; i++) {
       const { result, status } = await act(id, 'click Go');
       expect(result.success).toBe(true);
@@ -140,18 +139,11 @@ describe('act cache', () => {
   });
 });
 
-/** A session on the forms page, with its CDP URL for changing the page behind Deckhand's back. */
-async function formsSession(): Promise<{ id: string; cdpUrl: string }> {
-  const started = await ctx.api.call('startSession', { body: START_BODY });
-  expectOk(started);
-  const { sessionId: id, cdpUrl } = started.body.data;
-  expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') } }));
-  return { id, cdpUrl };
-}
-
-/** Changes the session's page behind Deckhand's back, through its CDP URL. */
-async function changePage(cdpUrl: string, change: () => void): Promise<void> {
-  const browser = await chromium.connectOverCDP(cdpUrl);
+/** Changes the session's page behind Deckhand's back, through the CDP URL of its browser session record. */
+async function changePage(id: string, change: () => void): Promise<void> {
+  const record = await ctx.api.call('getBrowserSession', { id });
+  expectOk(record);
+  const browser = await chromium.connectOverCDP(record.body.connectUrl);
   try {
     await browser.contexts()[0]!.pages()[0]!.evaluate(change);
   } finally {

@@ -4,7 +4,7 @@
 // a model request, a log line, an SSE event or replay.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../support/model-server';
-import { expectError, expectOk, useContract } from '../support/contract';
+import { expectError, expectOk, finishedOf, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
 
 let model: ModelServer;
@@ -23,8 +23,7 @@ const llm = () => ({ modelName: 'openai/gpt-4.1-mini', apiKey: KEY, baseURL: `${
 
 describe('model failures', () => {
   it('a session on a provider with no key starts fine and its first model operation is 400 missing_model_key', async () => {
-    const id = await ctx.startSession({ modelName: 'anthropic/claude-3-5-haiku-latest' });
-    expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') } }));
+    const id = await ctx.sessionOn('forms.html', { modelName: 'anthropic/claude-3-5-haiku-latest' });
     const body = expectError(await ctx.api.call('act', { id, body: { input: 'click Go' }, headers: json }), 400, 'missing_model_key');
     expect(body.message).toMatch(/anthropic/);
     expect(body.message).toMatch(/ANTHROPIC_API_KEY/);
@@ -96,8 +95,7 @@ describe('model failures', () => {
 
 describe('variable values stay out of models, logs, events and replay', () => {
   it('the model sees %name% and masked values; the page gets the real value', async () => {
-    const id = await ctx.startSession({ verbose: 2 });
-    expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') } }));
+    const id = await ctx.sessionOn('forms.html', { verbose: 2 });
     const secret = 'correct-horse-battery-4242';
     const options = { model: llm(), variables: { who: { value: secret, description: 'the name to enter' } } };
 
@@ -109,8 +107,7 @@ describe('variable values stay out of models, logs, events and replay', () => {
 
     model.script({ json: { elementId: nameId, method: 'fill', arguments: ['%who%'], description: 'fill the Name field', failure: '' } });
     const streamed = await ctx.api.call('act', { id, body: { input: 'fill %who% into Name', options }, headers: { 'x-stream-response': 'true', 'browserbase-cache-bypass': 'true' } });
-    const finished = streamed.events!.at(-1)!.data;
-    expect(finished.status).toBe('finished');
+    const finished = finishedOf(streamed);
     expect(finished.result.success).toBe(true);
     expect(finished.result.actions[0].arguments).toEqual(['%who%']);
 

@@ -127,8 +127,7 @@ describe('which model and which key', () => {
   });
 
   it("uses the session's modelName when the call names no model, and the server's environment for key and endpoint", async () => {
-    const id = await ctx.startSession({ modelName: 'openai/gpt-4.1-nano' });
-    expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') } }));
+    const id = await ctx.sessionOn('forms.html', { modelName: 'openai/gpt-4.1-nano' });
     const req = await extractWith(id);
     expect(req.path).toBe('/v1/responses');
     expect((req.body as { model: string }).model).toBe('gpt-4.1-nano');
@@ -136,8 +135,7 @@ describe('which model and which key', () => {
   });
 
   it('resolves a legacy unprefixed session modelName (gpt-4.1-nano means OpenAI)', async () => {
-    const id = await ctx.startSession({ modelName: 'gpt-4.1-nano' });
-    expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') } }));
+    const id = await ctx.sessionOn('forms.html', { modelName: 'gpt-4.1-nano' });
     const req = await extractWith(id);
     expect((req.body as { model: string }).model).toBe('gpt-4.1-nano');
   });

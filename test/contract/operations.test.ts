@@ -45,8 +45,6 @@ describe('operations without a model', () => {
 
   it('honours frameId (a CDP frame id) and refuses an unknown one', async () => {
     const id = await ctx.startSession();
-    const start = await ctx.api.call('replaySession', { id });
-    expectOk(start);
     await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('iframe.html') } });
     const record = await ctx.api.call('getBrowserSession', { id });
     const browser = await chromium.connectOverCDP(record.body.connectUrl);

@@ -10,11 +10,11 @@ export interface ContractContext {
   api: Driver;
   /** Starts a session on a locally launched headless Chromium and returns its id. */
   startSession(extra?: Record<string, unknown>): Promise<string>;
-  /** Starts a session and navigates it to a fixture page. */
-  sessionOn(fixture: string): Promise<string>;
+  /** Starts a session (with `extra` merged into the start body) and navigates it to a fixture page. */
+  sessionOn(fixture: string, extra?: Record<string, unknown>): Promise<string>;
 }
 
-export const START_BODY = { modelName: 'builtin/offline', browser: { type: 'local', launchOptions: { headless: true } } };
+export const START_BODY = { modelName: 'builtin/offline', browser: { type: 'local', launchOptions: { headless: true } } } as const;
 
 export function useContract(env: Record<string, string> = {}, defaultHeaders?: Record<string, string>): ContractContext {
   const ctx = {} as ContractContext;
@@ -27,8 +27,8 @@ export function useContract(env: Record<string, string> = {}, defaultHeaders?: R
       expectOk(reply);
       return reply.body.data.sessionId;
     };
-    ctx.sessionOn = async (fixture) => {
-      const id = await ctx.startSession();
+    ctx.sessionOn = async (fixture, extra) => {
+      const id = await ctx.startSession(extra);
       expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url(fixture) } }));
       return id;
     };

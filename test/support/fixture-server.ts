@@ -19,7 +19,6 @@ export interface FixtureServer {
   origin: string;
   crossOrigin: string;
   url(path: string): string;
-  crossUrl(path: string): string;
   /** Paths (with query) of /api/delay requests whose client hung up before the answer. */
   abandoned: string[];
   close(): Promise<void>;
@@ -35,7 +34,6 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   return {
     ...origins,
     url: (path) => new URL(path, `${origins.origin}/`).href,
-    crossUrl: (path) => new URL(path, `${origins.crossOrigin}/`).href,
     abandoned,
     close: async () => {
       await Promise.all([main, cross].map((server) => new Promise((resolve) => server.close(resolve))));

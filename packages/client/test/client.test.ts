@@ -2,6 +2,7 @@
 // and turns error bodies (before or inside a stream) into DeckhandApiError.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeckhandClient, DeckhandApiError, type DeckhandClient } from '@deckhand/client';
+import { START_BODY } from '../../../test/support/contract';
 import { startFixtureServer, type FixtureServer } from '../../../test/support/fixture-server';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { closedPortUrl } from '../../../test/support/closed-port';
@@ -23,7 +24,7 @@ afterAll(async () => {
 
 describe('client wrapper', () => {
   it('drives a session end to end, streaming with log lines by default', async () => {
-    const { sessionId, cdpUrl, session } = await client.start({ modelName: 'builtin/offline', browser: { type: 'local', launchOptions: { headless: true } } });
+    const { sessionId, cdpUrl, session } = await client.start(START_BODY);
     expect(session.id).toBe(sessionId);
     expect(cdpUrl).toMatch(/^ws:/);
     const lines: string[] = [];

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { START_BODY } from '../../../test/support/contract';
 import { browserPids, isRunning } from '../../../test/support/processes';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
@@ -24,7 +25,7 @@ describe('server process', () => {
       const response = await fetch(`${url}/v1/sessions/start`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ modelName: 'builtin/offline', browser: { type: 'local', launchOptions: { headless: true } } }),
+        body: JSON.stringify(START_BODY),
       });
       return ((await response.json()) as { data: { cdpUrl: string } }).data.cdpUrl;
     };
