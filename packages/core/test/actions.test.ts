@@ -4,7 +4,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../src/session/session.js';
 import type { Action, ActRequest } from '../src/types.js';
-import { opContext, startFixtureServer, testManager, type FixtureServer } from './session-harness.js';
+import { opContext, startFixtureServer, testManager, textOf, type FixtureServer } from './session-harness.js';
 
 let fixtures: FixtureServer;
 let session: Session;
@@ -24,8 +24,6 @@ afterAll(async () => {
 
 const open = (path: string) => session.navigate({ url: fixtures.url(path) }, opContext());
 const act = (input: Action, extra: Omit<ActRequest, 'input'> = {}) => session.act({ input, ...extra }, opContext());
-const textOf = async (selector: string, frameId?: string) =>
-  ((await session.extract({ options: { selector }, frameId }, opContext())) as { pageText: string }).pageText;
 /** Evaluates in the session's active page through an independent CDP client. */
 const inPage = async <T>(expression: string): Promise<T> => {
   const pages = observer.contexts()[0]!.pages();
@@ -45,7 +43,7 @@ describe('page actions', () => {
       actionDescription: 'the Go button',
       actions: [{ selector: '#go', method: 'click', description: 'the Go button' }],
     });
-    expect(await textOf('#log')).toBe('clicked: go');
+    expect(await textOf(session, '#log')).toBe('clicked: go');
   });
 
   it('fill, type and submit', async () => {
@@ -54,28 +52,28 @@ describe('page actions', () => {
     expect((await act({ selector: '//input[@id="email"]', method: 'type', arguments: ['ada@example.com'] })).success).toBe(true);
     expect((await act({ selector: '#bio', method: 'fill', arguments: ['Hello'] })).success).toBe(true);
     expect((await act({ selector: '#submit', method: 'click' })).success).toBe(true);
-    expect(await textOf('#result')).toBe('submitted: Ada / ada@example.com / 0 chars / Hello');
+    expect(await textOf(session, '#result')).toBe('submitted: Ada / ada@example.com / 0 chars / Hello');
   });
 
   it('press on an element and on the page', async () => {
     await open('/forms.html');
     expect((await act({ selector: '#keys', method: 'press', arguments: ['Enter'] })).success).toBe(true);
     expect((await act({ selector: '', method: 'press', arguments: ['a'] })).success).toBe(true);
-    expect(await textOf('#log')).toBe('key: Enter\nkey: a');
+    expect(await textOf(session, '#log')).toBe('key: Enter\nkey: a');
   });
 
   it('hover and dragAndDrop', async () => {
     await open('/forms.html');
     expect((await act({ selector: '#hover-target', method: 'hover' })).success).toBe(true);
     expect((await act({ selector: '#drag-source', method: 'dragAndDrop', arguments: ['#drop-target'] })).success).toBe(true);
-    expect(await textOf('#log')).toContain('hovered');
-    expect(await textOf('#log')).toContain('dropped: drag-source');
+    expect(await textOf(session, '#log')).toContain('hovered');
+    expect(await textOf(session, '#log')).toContain('dropped: drag-source');
   });
 
   it('selectOptionFromDropdown by label', async () => {
     await open('/select.html');
     expect((await act({ selector: '#color', method: 'selectOptionFromDropdown', arguments: ['Green'] })).success).toBe(true);
-    expect(await textOf('#log')).toBe('selected: g');
+    expect(await textOf(session, '#log')).toBe('selected: g');
     const missing = await act({ selector: '#color', method: 'selectOptionFromDropdown', arguments: ['Purple'] });
     expect(missing.success).toBe(false);
   });
@@ -85,7 +83,7 @@ describe('page actions', () => {
     expect((await act({ selector: '#terms', method: 'check' })).success).toBe(true);
     expect((await act({ selector: '#news', method: 'uncheck' })).success).toBe(true);
     expect((await act({ selector: '#size-l', method: 'check' })).success).toBe(true);
-    expect(await textOf('#log')).toBe('terms: true\nnews: false\nsize: l');
+    expect(await textOf(session, '#log')).toBe('terms: true\nnews: false\nsize: l');
   });
 
   it('scrollTo, nextChunk, prevChunk and scrollIntoView', async () => {
@@ -111,9 +109,9 @@ describe('page actions', () => {
   it('waits for a fetch the click started, and for a navigation', async () => {
     await open('/slow.html');
     await act({ selector: '#fetch' });
-    expect(await textOf('#log')).toBe('loaded: 800');
+    expect(await textOf(session, '#log')).toBe('loaded: 800');
     await act({ selector: '#slow-link' });
-    expect(await textOf('h1')).toBe('Sign up');
+    expect(await textOf(session, 'h1')).toBe('Sign up');
   });
 });
 
@@ -122,7 +120,7 @@ describe('frames and shadow roots', () => {
     await open('/iframe.html');
     expect((await act({ selector: FRAME_BUTTON })).success).toBe(true);
     expect((await act({ selector: FRAME_INPUT, method: 'fill', arguments: ['x1'] })).success).toBe(true);
-    expect(await textOf(FRAME_LOG)).toBe('clicked: inner\ninner value: x1');
+    expect(await textOf(session, FRAME_LOG)).toBe('clicked: inner\ninner value: x1');
   });
 
   it('acts inside a cross-origin (out-of-process) iframe by deep XPath', async () => {
@@ -132,7 +130,7 @@ describe('frames and shadow roots', () => {
     await expect.poll(() => page.frames()[1]?.url()).toContain(fixtures.crossOrigin);
     expect((await act({ selector: FRAME_BUTTON })).success).toBe(true);
     expect((await act({ selector: FRAME_INPUT, method: 'type', arguments: ['yo'] })).success).toBe(true);
-    expect(await textOf(FRAME_LOG)).toBe('clicked: inner\ninner value: y\ninner value: yo');
+    expect(await textOf(session, FRAME_LOG)).toBe('clicked: inner\ninner value: y\ninner value: yo');
   });
 
   it('targets a frame by its CDP frameId', async () => {
@@ -144,7 +142,7 @@ describe('frames and shadow roots', () => {
     const frameId = targetInfos.find((t) => t.type === 'iframe' && t.url.startsWith(fixtures.crossOrigin))!.targetId;
     await cdp.detach();
     expect((await act({ selector: '#inner-btn' }, { frameId })).success).toBe(true);
-    expect(await textOf('#log', frameId)).toBe('clicked: inner');
+    expect(await textOf(session, '#log', frameId)).toBe('clicked: inner');
     await expect(act({ selector: '#inner-btn' }, { frameId: 'NOPE' })).rejects.toMatchObject({ code: 'frame_not_found' });
   });
 
@@ -157,7 +155,7 @@ describe('frames and shadow roots', () => {
     }
     // CSS pierces open roots only.
     expect((await act({ selector: 'open-card .btn' })).success).toBe(true);
-    expect(await textOf('#log')).toBe('clicked: open\nopen value: z\nclicked: closed\nclosed value: z\nclicked: open');
+    expect(await textOf(session, '#log')).toBe('clicked: open\nopen value: z\nclicked: closed\nclosed value: z\nclicked: open');
   });
 });
 
@@ -173,21 +171,15 @@ describe('failures, variables, timeouts, popups', () => {
 
   it('substitutes variables at execution and never echoes their values', async () => {
     await open('/forms.html');
-    const lines: unknown[] = [];
+    const scope = opContext();
     const variables = { pw: 'hunter2-secret', key: { value: 'NoSuchKey-secret', description: 'a key' } };
-    const filled = await session.act(
-      { input: { selector: '#password', method: 'fill', arguments: ['%pw%'] }, options: { variables } },
-      { signal: new AbortController().signal, log: (line) => lines.push(line) },
-    );
+    const filled = await session.act({ input: { selector: '#password', method: 'fill', arguments: ['%pw%'] }, options: { variables } }, scope);
     expect(filled.actions).toEqual([{ selector: '#password', method: 'fill', arguments: ['%pw%'] }]);
-    const pressed = await session.act(
-      { input: { selector: '#keys', method: 'press', arguments: ['%key%'] }, options: { variables } },
-      { signal: new AbortController().signal, log: (line) => lines.push(line) },
-    );
+    const pressed = await session.act({ input: { selector: '#keys', method: 'press', arguments: ['%key%'] }, options: { variables } }, scope);
     expect(pressed.success).toBe(false);
     await act({ selector: '#submit' });
-    expect(await textOf('#result')).toContain('14 chars');
-    const everything = JSON.stringify([filled, pressed, lines, session.replay()]);
+    expect(await textOf(session, '#result')).toContain('14 chars');
+    const everything = JSON.stringify([filled, pressed, scope.lines, session.replay()]);
     expect(everything).not.toContain('hunter2');
     expect(everything).not.toContain('NoSuchKey');
     expect(pressed.message).toContain('%key%');
@@ -211,7 +203,7 @@ describe('failures, variables, timeouts, popups', () => {
     await open('/shadow-busy.html');
     expect((await act({ selector: '/html/body/busy-widget[1]/#shadow-root/button[1]' })).success).toBe(true);
     // 25 rows, 30 ms apart: each gap is shorter than the settle quiet period, so watching the root keeps us waiting.
-    expect(await textOf('#log')).toBe('rendered: 25');
+    expect(await textOf(session, '#log')).toBe('rendered: 25');
   });
 
   it('makes a popup the active page and falls back when it closes', async () => {
@@ -219,11 +211,11 @@ describe('failures, variables, timeouts, popups', () => {
     expect((await act({ selector: '#open' })).success).toBe(true);
     // The act returned only once the popup was adopted and loaded: the next operation acts there.
     expect((await act({ selector: '#go' })).success).toBe(true);
-    expect(await textOf('#log')).toBe('clicked: go');
+    expect(await textOf(session, '#log')).toBe('clicked: go');
     const popup = () => observer.contexts()[0]!.pages().find((p) => p.url().endsWith('/forms.html'));
     await expect.poll(popup).toBeDefined();
     await popup()!.close();
     // The session hears of the close on its own connection, a moment after the observer does.
-    await expect.poll(() => textOf('#log')).toBe('opened');
+    await expect.poll(() => textOf(session, '#log')).toBe('opened');
   });
 });

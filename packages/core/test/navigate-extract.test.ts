@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../src/session/session.js';
 import { closedPortUrl } from '../../../test/support/closed-port.js';
-import { opContext, startFixtureServer, testManager, type FixtureServer } from './session-harness.js';
+import { opContext, startFixtureServer, testManager, textOf, type FixtureServer } from './session-harness.js';
 
 let fixtures: FixtureServer;
 let session: Session;
@@ -16,9 +16,6 @@ afterAll(async () => {
   await manager.shutdown();
   await fixtures.close();
 });
-
-const pageText = async (options: { selector?: string } = {}) =>
-  ((await session.extract({ options }, opContext())) as { pageText: string }).pageText;
 
 describe('navigate', () => {
   it('returns the main response in CDP Network.Response shape, without a body', async () => {
@@ -44,7 +41,7 @@ describe('navigate', () => {
     const top = await session.navigate({ url: fixtures.url('/iframe.html') }, opContext());
     const inner = await session.navigate({ url: fixtures.url('/select.html'), frameId: top!.frameId }, opContext());
     expect(inner!.frameId).toBe(top!.frameId);
-    expect(await pageText()).toContain('Color');
+    expect(await textOf(session)).toContain('Color');
   });
 
   it('rejects bad URLs and reports network failures', async () => {
@@ -63,7 +60,7 @@ describe('navigate', () => {
 describe('extract page text', () => {
   it('reads the visible text in document order', async () => {
     await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
-    const text = await pageText();
+    const text = await textOf(session);
     expect(text.split('\n').slice(0, 3)).toEqual(['Sign up', 'Name Email Password Bio Submit', 'Go Disabled']);
     expect(text).not.toContain('logLine');
   });
@@ -71,21 +68,21 @@ describe('extract page text', () => {
   it('splices in same- and cross-origin iframes', async () => {
     for (const path of ['/iframe.html', '/cross-iframe.html']) {
       await session.navigate({ url: fixtures.url(path) }, opContext());
-      expect(await pageText()).toMatch(/^Before the (cross )?frame\nInside the frame\nInner button\nAfter the (cross )?frame$/);
+      expect(await textOf(session)).toMatch(/^Before the (cross )?frame\nInside the frame\nInner button\nAfter the (cross )?frame$/);
     }
   });
 
   it('walks open and closed shadow roots', async () => {
     await session.navigate({ url: fixtures.url('/shadow.html') }, opContext());
-    expect(await pageText()).toBe('Light text\nopen shadow text open button\nclosed shadow text closed button');
-    expect(await pageText({ selector: '/html/body/closed-card[1]/#shadow-root/div[1]' })).toBe('closed shadow text closed button');
+    expect(await textOf(session)).toBe('Light text\nopen shadow text open button\nclosed shadow text closed button');
+    expect(await textOf(session, '/html/body/closed-card[1]/#shadow-root/div[1]')).toBe('closed shadow text closed button');
   });
 
   it('scopes to a selector', async () => {
     await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
-    expect(await pageText({ selector: 'form' })).toBe('Name Email Password Bio Submit');
-    expect(await pageText({ selector: 'xpath=//h1' })).toBe('Sign up');
-    await expect(pageText({ selector: '#missing' })).rejects.toMatchObject({ code: 'validation_error' });
+    expect(await textOf(session, 'form')).toBe('Name Email Password Bio Submit');
+    expect(await textOf(session, 'xpath=//h1')).toBe('Sign up');
+    await expect(textOf(session, '#missing')).rejects.toMatchObject({ code: 'validation_error' });
   });
 
   it('hands instructions to the model layer (operations-*.test.ts covers them)', async () => {

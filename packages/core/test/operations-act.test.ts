@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../src/session/session.js';
 import type { ActRequest } from '../src/types.js';
-import { opContext, startFixtureServer, testManager, type FixtureServer } from './session-harness.js';
+import { opContext, startFixtureServer, testManager, textOf, type FixtureServer } from './session-harness.js';
 
 let fixtures: FixtureServer;
 let session: Session;
@@ -20,7 +20,6 @@ afterAll(async () => {
 
 const open = (path: string) => session.navigate({ url: fixtures.url(path) }, opContext());
 const act = (input: string, extra: Omit<ActRequest, 'input'> = {}) => session.act({ input, ...extra }, opContext());
-const logText = async () => ((await session.extract({ options: { selector: '#log' } }, opContext())) as { pageText: string }).pageText;
 
 describe('act with an instruction (built-in model)', () => {
   it('fills a field and clicks a button, reporting xpath selectors and backend node ids', async () => {
@@ -31,8 +30,7 @@ describe('act with an instruction (built-in model)', () => {
     expect(filled.actions[0]!.backendNodeId).toEqual(expect.any(Number));
     const clicked = await act('click Submit');
     expect(clicked.success, clicked.message).toBe(true);
-    const result = await session.extract({ options: { selector: '#result' } }, opContext());
-    expect((result as { pageText: string }).pageText).toMatch(/^submitted: Ada \//);
+    expect(await textOf(session, '#result')).toMatch(/^submitted: Ada \//);
   });
 
   it('keeps %name% in the reported action and substitutes only at execution', async () => {
@@ -54,7 +52,7 @@ describe('act with an instruction (built-in model)', () => {
     expect(back.success, back.message).toBe(true);
     expect(back.actions[0]!.method).toBe('goBack');
     expect((await act('press Enter in press keys here')).success).toBe(true);
-    expect(await logText()).toContain('key: Enter');
+    expect(await textOf(session, '#log')).toContain('key: Enter');
   });
 
   it('answers an instruction it cannot resolve with success:false and a reason', async () => {

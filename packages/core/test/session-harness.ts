@@ -1,6 +1,7 @@
-// Shared setup for the core tests: a fixture server, a session manager with small limits, and a
-// context that collects log lines.
+// Shared setup for the core tests: a fixture server, a session manager with small limits, a
+// context that collects log lines, and the page text of a selector.
 import { DEFAULT_CORE_CONFIG, type CoreConfig } from '../src/config.js';
+import type { Session } from '../src/session/session.js';
 import { createSessionManager } from '../src/session/session-manager.js';
 import type { LogLine } from '../src/types.js';
 
@@ -15,5 +16,8 @@ export function opContext(signal = new AbortController().signal) {
   return { signal, log: (line: LogLine) => lines.push(line), lines };
 }
 
-/** The text of the #log element of a frame-less fixture page. */
-export const LOG_TEXT = "document.getElementById('log').innerText";
+/** The page text extract answers (no model): of the whole frame, or of `selector`, in `frameId` if given. */
+export async function textOf(session: Session, selector?: string, frameId?: string): Promise<string> {
+  const request = { options: selector === undefined ? {} : { selector }, ...(frameId === undefined ? {} : { frameId }) };
+  return ((await session.extract(request, opContext())) as { pageText: string }).pageText;
+}
