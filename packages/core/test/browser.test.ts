@@ -83,7 +83,7 @@ describe('launched browser', () => {
     expect(tree.length).toBeGreaterThan(2);
     const profile = commandLineOf(session.browserPid!).find((arg) => arg.startsWith('--user-data-dir='))!.split('=')[1]!;
     await manager.end('p1', session.id);
-    expect(tree.filter(isRunning)).toEqual([]);
+    await expect.poll(() => tree.filter(isRunning), { timeout: 5_000 }).toEqual([]);
     expect(existsSync(profile)).toBe(false);
   });
 

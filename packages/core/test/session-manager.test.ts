@@ -21,14 +21,6 @@ function errorOf(fn: () => unknown): DeckhandError {
   throw new Error('expected a DeckhandError');
 }
 
-async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('lookup', () => {
   const manager = testManager();
   afterAll(() => manager.shutdown());
@@ -78,17 +70,17 @@ describe('limits', () => {
     const session = await manager.start('alpha', { modelName: 'builtin/none' });
     const tree = processTree(session.browserPid!);
     await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
-    await waitUntil(() => session.state === 'expired');
+    await expect.poll(() => session.state, { timeout: 5_000 }).toBe('expired');
     expect(errorOf(() => manager.get('alpha', session.id))).toMatchObject({ code: 'session_gone' });
     expect(errorOf(() => manager.get('alpha', session.id)).message).toMatch(/expired/);
-    await waitUntil(() => tree.every((pid) => !isRunning(pid)));
+    await expect.poll(() => tree.filter(isRunning), { timeout: 5_000 }).toEqual([]);
   });
 
   it('expires a session at its maximum age even while in use', async () => {
     const manager = testManager({ maxSessionMs: 500 });
     const session = await manager.start('alpha', { modelName: 'builtin/none' });
     await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
-    await waitUntil(() => session.state === 'expired');
+    await expect.poll(() => session.state, { timeout: 5_000 }).toBe('expired');
     await manager.shutdown();
   });
 });
@@ -100,7 +92,7 @@ describe('crash', () => {
     const survivor = await manager.start('alpha', { modelName: 'builtin/none' });
     await victim.navigate({ url: fixtures.url('/forms.html') }, opContext());
     process.kill(victim.browserPid!, 'SIGKILL');
-    await waitUntil(() => victim.state === 'crashed');
+    await expect.poll(() => victim.state, { timeout: 5_000 }).toBe('crashed');
     const gone = errorOf(() => manager.get('alpha', victim.id));
     expect(gone).toMatchObject({ code: 'session_gone' });
     expect(gone.message).toMatch(/crashed/);
@@ -173,7 +165,10 @@ describe('queue and history', () => {
       fixtures.url('/select.html'),
     ]);
     const forms = replay.pages[1]!;
-    expect(forms.duration).toBeGreaterThanOrEqual(0);
+    // The forms page lasted from the navigation's end until the click that left it; the fill in
+    // between waited settleQuietMs for the DOM to stay quiet, so that is never 0 ms.
+    expect(forms.duration).toBe(replay.pages[2]!.timestamp - forms.timestamp);
+    expect(forms.duration).toBeGreaterThan(0);
     expect(forms.actions.map((action) => action.method)).toEqual(['act', 'act']);
     expect(forms.actions[0]).toMatchObject({
       parameters: {
