@@ -5,7 +5,6 @@ export interface Operation {
   method: 'get' | 'post';
   path: string;
   summary: string;
-  secured: boolean;
   /** Names of generated zod schemas (exported by zod.gen.ts) for each request part, when present. */
   body?: { schema: string; required: boolean };
   headers?: string;
@@ -50,7 +49,6 @@ export function loadOperations(spec: Json, zodSource: string): Operation[] {
         method,
         path,
         summary: op.summary,
-        secured: !(Array.isArray(op.security) && op.security.length === 0),
         body: bodySchema ? { schema: `z${refName(bodySchema.$ref)}`, required: Boolean(op.requestBody.required) } : undefined,
         headers: ifExported(`z${id}Headers`),
         params: ifExported(`z${id}Path`),

@@ -33,14 +33,11 @@ function renderRoute(op: Operation): string {
 }
 
 export function renderRoutes(operations: Operation[]): string {
-  const secured = operations.filter((op) => op.secured).map((op) => `'${op.operationId}'`);
   return [
     `import { createRoute } from '@hono/zod-openapi';`,
     `import { z } from '@deckhand/contract';`,
     '',
-    ...operations.map((op) => renderRoute(op) + '\n'),
-    `/** Operations that require an API key. */`,
-    `export const securedOperations: ReadonlySet<string> = new Set([${secured.join(', ')}]);`,
+    operations.map(renderRoute).join('\n\n'),
     '',
   ].join('\n');
 }

@@ -232,6 +232,3 @@ export const connectCdp = createRoute({
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
-
-/** Operations that require an API key. */
-export const securedOperations: ReadonlySet<string> = new Set(['startSession', 'navigate', 'act', 'observe', 'extract', 'agentExecute', 'endSession', 'replaySession', 'getBrowserSession', 'updateBrowserSession', 'getBrowserSessionDebug']);
