@@ -3,7 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { DeckhandError } from '../errors.js';
 import type { GoogleServiceAccountAuth, GoogleServiceAccountCredentials, ModelEnv } from './model-config.js';
-import type { ModelTarget, ProviderKind } from './resolve-model.js';
+import { envPrefix, type ModelTarget, type ProviderKind } from './resolve-model.js';
 
 export type Credentials =
   | { type: 'apiKey'; apiKey: string }
@@ -49,7 +49,7 @@ function envKeyNames(target: ModelTarget): string[] {
     vertex: ['GOOGLE_VERTEX_API_KEY'],
     bedrock: ['AWS_BEARER_TOKEN_BEDROCK'],
     // openrouter/… reads OPENROUTER_API_KEY, the convention those gateways document.
-    'openai-compatible': [`${target.providerName.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`],
+    'openai-compatible': [`${envPrefix(target.providerName)}_API_KEY`],
     builtin: [],
   };
   return names[target.kind];

@@ -26,7 +26,7 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
   const { config, modelId } = target;
   const headers = config.headers;
   const apiKey = credentials.type === 'apiKey' ? credentials.apiKey : undefined;
-  const secrets = [...credentialSecrets(credentials), ...headerValues(headers)];
+  const secrets = [...credentialSecrets(credentials), ...headerValues(headers), ...headerValues(providerOptionHeaders(target))];
   const make = (model: LanguageModel, nativeStructuredOutput = true): ProviderModel => ({ model, nativeStructuredOutput, secrets });
 
   switch (target.kind) {
@@ -49,11 +49,9 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
     case 'google':
       return make(createGoogleGenerativeAI({ apiKey, baseURL: target.baseURL, headers })(modelId));
     case 'azure':
-      return make(azureModel(target, credentials, env));
-    case 'vertex': {
-      const vertex = vertexModel(target, credentials, env);
-      return { ...vertex, secrets: [...secrets, ...vertex.secrets] };
-    }
+      return make(azureModel(target, credentials, apiKey, env));
+    case 'vertex':
+      return make(vertexModel(target, credentials, env));
     case 'bedrock': {
       const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
       const auth =
@@ -68,7 +66,14 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
   }
 }
 
-function azureModel(target: ModelTarget, credentials: Credentials, env: ModelEnv): LanguageModel {
+/** Headers set under providerOptions.azure / .vertex: sent like config.headers, so kept as secret as they are. */
+function providerOptionHeaders(target: ModelTarget): Record<string, string> | undefined {
+  if (target.kind === 'azure') return (target.config as Partial<AzureModelConfig>).providerOptions?.azure?.headers;
+  if (target.kind === 'vertex') return (target.config as Partial<VertexModelConfig>).providerOptions?.vertex?.headers;
+  return undefined;
+}
+
+function azureModel(target: ModelTarget, credentials: Credentials, apiKey: string | undefined, env: ModelEnv): LanguageModel {
   const config = target.config as Partial<AzureModelConfig>;
   const azure = config.providerOptions?.azure ?? {};
   const resourceName = azure.resourceName ?? env.AZURE_RESOURCE_NAME;
@@ -86,13 +91,13 @@ function azureModel(target: ModelTarget, credentials: Credentials, env: ModelEnv
     apiVersion: azure.apiVersion,
     useDeploymentBasedUrls: azure.useDeploymentBasedUrls,
     headers: { ...config.headers, ...azure.headers },
-    ...(token ? { tokenProvider: async () => token } : { apiKey: credentials.type === 'apiKey' ? credentials.apiKey : undefined }),
+    ...(token ? { tokenProvider: async () => token } : { apiKey }),
   });
   // Deployment URLs (/deployments/{name}/…) are the classic API, which serves Chat Completions only.
   return azure.useDeploymentBasedUrls ? provider.chat(target.modelId) : provider(target.modelId);
 }
 
-function vertexModel(target: ModelTarget, credentials: Credentials, env: ModelEnv): ProviderModel {
+function vertexModel(target: ModelTarget, credentials: Credentials, env: ModelEnv): LanguageModel {
   const config = target.config as Partial<VertexModelConfig>;
   const vertexOptions = config.providerOptions?.vertex;
   const project = vertexOptions?.project ?? env.GOOGLE_VERTEX_PROJECT;
@@ -100,11 +105,7 @@ function vertexModel(target: ModelTarget, credentials: Credentials, env: ModelEn
   const headers = { ...config.headers, ...vertexOptions?.headers };
   // apiKey '' (not undefined) keeps the SDK from falling back to GOOGLE_VERTEX_API_KEY in process.env.
   const common = { project, location, baseURL: target.baseURL, headers, apiKey: '' };
-  const model = (provider: ReturnType<typeof createVertex>): ProviderModel => ({
-    model: provider(target.modelId),
-    nativeStructuredOutput: true,
-    secrets: headerValues(vertexOptions?.headers),
-  });
+  const model = (provider: ReturnType<typeof createVertex>): LanguageModel => provider(target.modelId);
 
   if (credentials.type === 'apiKey') return model(createVertex({ ...common, apiKey: credentials.apiKey }));
   if (!project || !location) {

@@ -3,7 +3,7 @@
 import { resolveCredentials, type KeySources } from './keys.js';
 import { createProviderModel } from './language-model.js';
 import type { ModelCallSite } from './model-error.js';
-import { modelIdentity, type ModelTarget } from './resolve-model.js';
+import { envPrefix, modelIdentity, type ModelTarget } from './resolve-model.js';
 import { generateStructured, type ModelLog, type StructuredRequest } from './structured.js';
 
 export interface ModelClient {
@@ -30,7 +30,7 @@ const ENV_BASE_URL: Partial<Record<ModelTarget['kind'], (target: ModelTarget) =>
   openai: () => 'OPENAI_BASE_URL',
   anthropic: () => 'ANTHROPIC_BASE_URL',
   google: () => 'GOOGLE_GENERATIVE_AI_BASE_URL',
-  'openai-compatible': (target) => `${target.providerName.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_BASE_URL`,
+  'openai-compatible': (target) => `${envPrefix(target.providerName)}_BASE_URL`,
 };
 
 function withEnvBaseURL(target: ModelTarget, env: KeySources['env']): ModelTarget {

@@ -108,6 +108,11 @@ function stripPrefix(name: string, prefix: string): string {
   return name.startsWith(`${prefix}/`) ? name.slice(prefix.length + 1) : name;
 }
 
+/** The prefix of a provider's server env names: "ollama" → OLLAMA (OLLAMA_API_KEY, OLLAMA_BASE_URL). */
+export function envPrefix(providerName: string): string {
+  return providerName.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+}
+
 /** What identifies a model for caching and logs: provider/model plus endpoint, never a credential. */
 export function modelIdentity(target: ModelTarget): string {
   const id = `${target.providerName}/${target.modelId}`;
