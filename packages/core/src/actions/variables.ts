@@ -19,6 +19,13 @@ export function redactVariables(text: string, variables: Variables | undefined):
   return entries.reduce((redacted, [name, value]) => redacted.split(value).join(`%${name}%`), text);
 }
 
+/** The values of a call's variables as strings: masked in snapshots, refused by the cache. */
+export function variableValues(variables: Variables | undefined): string[] {
+  return Object.values(variables ?? {})
+    .map((variable) => String(valueOf(variable)))
+    .filter((value) => value.length > 0);
+}
+
 function valueOf(variable: VariableValue): string | number | boolean {
   return typeof variable === 'object' ? variable.value : variable;
 }

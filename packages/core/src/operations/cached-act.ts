@@ -2,13 +2,14 @@
 // counts only if its selector still names the same element and the executor reports success;
 // otherwise the model answers and the entry is replaced.
 import type { Frame, Page } from 'playwright-core';
+import { variableValues } from '../actions/variables.js';
 import { ACT_CACHE_VERSION, actCacheKey, normalizeUrl, type ActCache, type ActCacheEntry, type CachedTarget } from '../cache/index.js';
 import type { CoreConfig } from '../config.js';
 import type { OperationScope } from '../session/operation-scope.js';
 import type { ActRequest, ActResult, Action } from '../types.js';
 import { actOnInstruction } from './model-act.js';
 import type { ModelRun } from './model-run.js';
-import { snapshotOf, variableValues } from './page-snapshot.js';
+import { snapshotOf } from './page-snapshot.js';
 import { runAction } from './run-action.js';
 
 export interface CacheUse {

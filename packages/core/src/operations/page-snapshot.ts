@@ -4,6 +4,7 @@ import type { Frame } from 'playwright-core';
 import { resolveTarget, type ResolvedTarget } from '../dom/resolve-target.js';
 import { DeckhandError } from '../errors.js';
 import { captureSnapshot, type PageSnapshot } from '../snapshot/index.js';
+import { variableValues } from '../actions/variables.js';
 import type { Variables } from '../types.js';
 
 /** A scope selector is looked up once, briefly: the page is expected to be there already. */
@@ -36,11 +37,4 @@ export async function snapshotOf(frame: Frame, request: SnapshotRequest): Promis
   } finally {
     await root?.element.dispose().catch(() => undefined);
   }
-}
-
-/** The values of a call's variables as strings: masked in snapshots, refused by the cache. */
-export function variableValues(variables: Variables | undefined): string[] {
-  return Object.values(variables ?? {})
-    .map((v) => String(typeof v === 'object' ? v.value : v))
-    .filter((v) => v.length > 0);
 }
