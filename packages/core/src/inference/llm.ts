@@ -57,14 +57,17 @@ export function createLlmInference(client: ModelClient, systemPrompt?: string): 
     async extract({ instruction, schema, snapshot, signal, usage }) {
       const plan = planExtraction(schema);
       const urlPaths = urlFieldPaths(plan.schema);
+      const hasUrls = urlPaths.length > 0;
       const answer = await client.generateObject({
         system: extractSystemPrompt(systemPrompt),
         prompt: extractPrompt(instruction, snapshot),
-        schema: withUrlFieldsAsIds(plan.schema, urlPaths),
+        schema: hasUrls ? withUrlFieldsAsIds(plan.schema, urlPaths) : plan.schema,
         check: (value) => badLinkId(value, urlPaths, snapshot),
         signal,
         usage,
       });
+      // Without URL fields the answer was validated against plan.schema itself: nothing to map or recheck.
+      if (!hasUrls) return plan.finish(answer);
       const withUrls = mapFields(answer, urlPaths, (id) => (id == null || id === '' ? id : hrefOf(snapshot, id)));
       const problem = validateAgainstSchema(plan.schema, withUrls);
       if (problem) throw new DeckhandError('model_error', `the model's extraction does not match the schema: ${problem}`);
