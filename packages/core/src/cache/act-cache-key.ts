@@ -40,7 +40,7 @@ export function normalizeUrl(url: string): string {
 }
 
 /** JSON with object keys sorted at every level, so key order in a request never changes the hash. */
-export function stableJson(value: unknown): string {
+function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

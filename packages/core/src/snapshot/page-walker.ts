@@ -48,13 +48,10 @@ export interface WalkNode {
 
 export interface WalkResult {
   title: string;
-  url: string;
   nodes: WalkNode[];
   scrollY: number;
   scrollHeight: number;
   viewportHeight: number;
-  /** Set when WalkArgs.root was given: the deep XPath of the scope root. */
-  rootPath?: string;
 }
 
 /** In-page, self-contained (see in-page.ts). Returns JSON of a WalkResult: one string crosses CDP faster than a deep object. */
@@ -413,10 +410,8 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
   }
 
   const top: Line[] = [];
-  let rootPath: string | undefined;
   if (args.root) {
-    rootPath = lib.elementPath(args.root);
-    walkElement(args.root, rootPath, top, false, false);
+    walkElement(args.root, lib.elementPath(args.root), top, false, false);
   } else {
     walkChildren(document, '', top, false, false, false);
   }
@@ -435,12 +430,10 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
   const scroller = document.scrollingElement ?? document.documentElement;
   const result: WalkResult = {
     title: document.title,
-    url: location.href,
     nodes,
     scrollY: Math.round(scroller.scrollTop),
     scrollHeight: scroller.scrollHeight,
     viewportHeight: vh,
-    rootPath,
   };
   return JSON.stringify(result);
 }

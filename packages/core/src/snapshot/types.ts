@@ -11,8 +11,6 @@ export interface SnapshotElement {
   tag: string;
   /** Deep XPath (see docs/selectors.md): crosses iframes and open/closed shadow roots; replayable. */
   xpath: string;
-  /** CDP backend node id, when known. */
-  backendNodeId?: number;
   /** Current value of a field; "••••" when masked (password fields, values that came from variables). */
   value?: string;
   checked?: boolean | 'mixed';
