@@ -3,7 +3,7 @@
 import type { OpenAPIHono, RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from './env';
 
-export type RouteContext<R extends RouteConfig> = Parameters<RouteHandler<R, AppEnv>>[0];
+type RouteContext<R extends RouteConfig> = Parameters<RouteHandler<R, AppEnv>>[0];
 
 export function handle<R extends RouteConfig>(
   app: OpenAPIHono<AppEnv>,

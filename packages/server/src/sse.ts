@@ -5,7 +5,7 @@ import type { LogLine } from '@deckhand/core';
 
 type EventData = { status: 'starting' | 'connected' | 'finished' | 'error' | 'running' } & Record<string, unknown>;
 
-export function frame(type: 'system' | 'log', data: EventData): string {
+function frame(type: 'system' | 'log', data: EventData): string {
   return `data: ${JSON.stringify({ data, type, id: randomUUID() })}\n\n`;
 }
 

@@ -12,7 +12,7 @@ export type Listen = (options: {
   upgrade: (pathAndQuery: string) => UpgradeDecision;
 }) => Promise<{ port: number; close: () => Promise<void> }>;
 
-export const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
+const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
 
 export async function listen(options: Parameters<Listen>[0]) {
   const adapter = isBun ? (await import('./bun')).listenBun : (await import('./node')).listenNode;
