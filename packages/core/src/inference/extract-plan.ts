@@ -10,7 +10,7 @@ export interface ExtractPlan {
   finish(answer: unknown): unknown;
 }
 
-export const EXTRACTION_SCHEMA: JSONSchema = {
+const EXTRACTION_SCHEMA: JSONSchema = {
   type: 'object',
   properties: { extraction: { type: 'string', description: 'The requested information, as text' } },
   required: ['extraction'],

@@ -18,7 +18,7 @@ export function validateAgainstSchema(schema: JSONSchema, value: unknown): strin
 }
 
 /** Rewrites `{type: T, nullable: true}` to `{type: [T, "null"]}` throughout a schema. */
-export function withNullable(schema: JSONSchema): JSONSchema {
+function withNullable(schema: JSONSchema): JSONSchema {
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(visit);
     if (!node || typeof node !== 'object') return node;

@@ -7,7 +7,6 @@ import { envPrefix, modelIdentity, type ModelTarget } from './resolve-model.js';
 import { generateStructured, type ModelLog, type StructuredRequest } from './structured.js';
 
 export interface ModelClient {
-  readonly target: ModelTarget;
   /** provider/model (+ endpoint): what the cache keys on; never contains a credential. */
   readonly identity: string;
   generateObject(request: StructuredRequest): Promise<unknown>;
@@ -19,7 +18,6 @@ export function createModelClient(named: ModelTarget, sources: KeySources & { lo
   const provider = createProviderModel(target, credentials, sources.env);
   const site: ModelCallSite = { provider: target.providerName, modelId: target.modelId, secrets: provider.secrets };
   return {
-    target,
     identity: modelIdentity(target),
     generateObject: (request) => generateStructured(provider, site, request, sources.log),
   };

@@ -108,7 +108,7 @@ function jsonInstruction(schema: JSONSchema): string {
 type Parsed = { ok: true; value: unknown } | { ok: false; problem: string };
 
 /** Reads the first JSON object in a reply, tolerating prose or code fences around it. */
-export function parseFirstJsonObject(text: string): Parsed {
+function parseFirstJsonObject(text: string): Parsed {
   for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
     const end = matchingBrace(text, start);
     if (end === -1) break;

@@ -54,7 +54,7 @@ export function outlineText(lines: OutlineLine[]): string {
 }
 
 /** Lines enclosing line i, innermost first. */
-export function ancestors(lines: OutlineLine[], i: number): OutlineLine[] {
+function ancestors(lines: OutlineLine[], i: number): OutlineLine[] {
   const out: OutlineLine[] = [];
   let depthLimit = lines[i]!.depth;
   for (let j = i - 1; j >= 0 && depthLimit > 0; j--) {

@@ -91,7 +91,7 @@ export function parseInstruction(instruction: string): Intent | undefined {
 }
 
 /** "Enter", "the tab key", "ctrl+a", "Shift + Tab" → Playwright key names; undefined for non-keys. */
-export function keyName(phrase: string): string | undefined {
+function keyName(phrase: string): string | undefined {
   const parts = phrase.toLowerCase().split(/\s*\+\s*/);
   const last = parts.pop()!;
   const key = KEYS[last] ?? (/^f([1-9]|1[0-2])$/.test(last) ? last.toUpperCase() : parts.length > 0 && /^[a-z0-9]$/.test(last) ? last.toUpperCase() : undefined);
