@@ -15,10 +15,11 @@ const POLL_MS = 100;
 
 export async function resolveTarget(frame: Frame, selector: string, timeoutMs: number): Promise<Resolution> {
   const deadline = Date.now() + timeoutMs;
+  const pieces = isXPath(selector) ? parseDeepXPath(selector) : undefined;
   for (;;) {
     let target: ResolvedTarget | null;
     try {
-      target = isXPath(selector) ? await resolveDeepXPath(frame, parseDeepXPath(selector)) : await resolveCss(frame, selector);
+      target = pieces ? await resolveDeepXPath(frame, pieces) : await resolveCss(frame, selector);
     } catch (error) {
       if (isSelectorSyntaxError(error)) return { found: false, reason: `Invalid selector "${selector}"` };
       target = null; // A frame navigated or detached mid-walk: try again.
@@ -40,20 +41,30 @@ async function resolveDeepXPath(start: Frame, pieces: XPathPiece[]): Promise<Res
   let frame = start;
   let root: JSHandle | null = null; // null: the frame's document
   let element: ElementHandle<Element> | null = null;
-  for (const piece of pieces) {
-    element = await evaluatePiece(frame, root, piece.steps);
-    if (!element) return null;
-    if (piece.enters === 'frame') {
-      const child = await element.contentFrame();
-      if (!child) return null;
-      frame = child;
-      root = null;
-    } else if (piece.enters === 'shadow') {
-      root = await element.evaluateHandle(shadowRootOf);
-      if (!(await root.evaluate((node) => node !== null))) return null;
+  // Every handle taken on the way; all but the one returned are released.
+  const taken: JSHandle[] = [];
+  let found: ResolvedTarget | null = null;
+  try {
+    for (const piece of pieces) {
+      element = await evaluatePiece(frame, root, piece.steps);
+      if (!element) return null;
+      taken.push(element);
+      if (piece.enters === 'frame') {
+        const child = await element.contentFrame();
+        if (!child) return null;
+        frame = child;
+        root = null;
+      } else if (piece.enters === 'shadow') {
+        root = await element.evaluateHandle(shadowRootOf);
+        taken.push(root);
+        if (!(await root.evaluate((node) => node !== null))) return null;
+      }
     }
+    found = element && { frame, element };
+    return found;
+  } finally {
+    await Promise.all(taken.filter((handle) => handle !== found?.element).map((handle) => handle.dispose().catch(() => undefined)));
   }
-  return element && { frame, element };
 }
 
 /**
