@@ -4,7 +4,7 @@ import { openBrowser } from '../browser/open-browser.js';
 import type { CoreConfig } from '../config.js';
 import { DeckhandError } from '../errors.js';
 import type { StartRequest } from '../types.js';
-import { GONE_MESSAGES, Session } from './session.js';
+import { goneError, Session } from './session.js';
 import { settingsFrom } from './session-settings.js';
 import { InMemorySessionStore, type SessionStore } from './session-store.js';
 
@@ -48,7 +48,7 @@ export class SessionManager {
     if (session && session.projectId === projectId) return session;
     const tombstone = this.store.findTombstone(sessionId);
     if (tombstone && tombstone.projectId === projectId) {
-      throw new DeckhandError('session_gone', GONE_MESSAGES[tombstone.reason]);
+      throw goneError(tombstone.reason);
     }
     throw new DeckhandError('session_not_found', `Session ${sessionId} not found`);
   }

@@ -6,7 +6,7 @@ import type { Frame } from 'playwright-core';
 import type { BrowserHandle } from '../browser/browser-handle.js';
 import type { CoreConfig } from '../config.js';
 import { findFrameById, frameIdOf } from '../dom/frame-lookup.js';
-import { DeckhandError, isDeckhandError } from '../errors.js';
+import { DeckhandError, firstLine, isDeckhandError } from '../errors.js';
 import { actWithAction, actWithInstruction } from '../operations/act.js';
 import { actCacheFor } from '../operations/act-cache-store.js';
 import type { CacheUse } from '../operations/cached-act.js';
@@ -35,7 +35,7 @@ import { recordedParameters } from './recorded-parameters.js';
 import type { SessionSettings } from './session-settings.js';
 import type { EndReason } from './tombstones.js';
 
-export type SessionState = 'starting' | 'ready' | 'busy' | EndReason;
+export type SessionState = 'ready' | 'busy' | EndReason;
 
 export interface SessionInit {
   projectId: string;
@@ -47,17 +47,21 @@ export interface SessionInit {
   onStop: (session: Session, reason: EndReason) => void;
 }
 
-export const GONE_MESSAGES: Record<EndReason, string> = {
+const GONE_MESSAGES: Record<EndReason, string> = {
   ended: 'Session has ended',
   crashed: 'Session is gone: its browser crashed or was closed',
   expired: 'Session expired (idle or maximum duration reached)',
 };
 
+/** The 410 for a session that stopped for `reason`, asked about live or from its tombstone. */
+export function goneError(reason: EndReason): DeckhandError {
+  return new DeckhandError('session_gone', GONE_MESSAGES[reason]);
+}
+
 export class Session {
   readonly id = randomUUID();
   readonly projectId: string;
   readonly settings: SessionSettings;
-  readonly startedAt = Date.now();
   readonly #modelApiKey?: string;
   #state: SessionState = 'ready';
   readonly #browser: BrowserHandle;
@@ -121,7 +125,7 @@ export class Session {
   }
 
   extract(req: ExtractRequest, ctx: OpContext): Promise<unknown> {
-    // With neither instruction nor schema the answer is the page text, and no model is involved.
+    // With no schema and no (or a blank) instruction the answer is the page text, and no model is involved.
     const withModel = req.schema !== undefined || Boolean(req.instruction?.trim());
     return this.perform('extract', recordedParameters(req), ctx, (scope) =>
       withModel ? extractWithModel(scope, req, this.#modelDeps(ctx)) : extractText(scope, req),
@@ -211,11 +215,11 @@ export class Session {
   }
 
   #isLive(): boolean {
-    return this.#state === 'ready' || this.#state === 'busy' || this.#state === 'starting';
+    return this.#state === 'ready' || this.#state === 'busy';
   }
 
   #assertLive(): void {
-    if (!this.#isLive()) throw new DeckhandError('session_gone', GONE_MESSAGES[this.#state as EndReason]);
+    if (!this.#isLive()) throw goneError(this.#state as EndReason);
   }
 
   /**
@@ -224,9 +228,8 @@ export class Session {
    */
   #asOperationError(error: unknown): Error {
     if (this.#isLive() && !this.#browser.isConnected()) void this.stop('crashed');
-    if (!this.#isLive()) return new DeckhandError('session_gone', GONE_MESSAGES[this.#state as EndReason]);
+    if (!this.#isLive()) return goneError(this.#state as EndReason);
     if (isDeckhandError(error)) return error;
-    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
-    return new DeckhandError('internal_error', message);
+    return new DeckhandError('internal_error', firstLine(error));
   }
 }
