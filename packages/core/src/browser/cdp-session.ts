@@ -17,6 +17,14 @@ function sessionOf(target: Page | Frame): Promise<CDPSession> {
   return session;
 }
 
+/** Whether the frame (or page) has a CDP session of its own: pages and out-of-process frames do. */
+export function hasOwnCdpSession(target: Page | Frame): Promise<boolean> {
+  return sessionOf(target).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** Sends one command on the target's shared session; a failure drops the session so the next call starts fresh. */
 export async function sendCdp<T>(target: Page | Frame, method: string, params?: object): Promise<T> {
   const session = sessionOf(target);

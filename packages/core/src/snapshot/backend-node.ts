@@ -1,8 +1,9 @@
 // Backend node ids are looked up lazily: the walk runs in the page and does not know them. The
-// element's deep XPath is followed again, frame piece by frame piece, inside the CDP session that
-// owns the element's frame (the page's, or an out-of-process frame's own).
+// element's deep XPath is followed again, frame piece by frame piece, inside the (shared) CDP session
+// that owns the element's frame (the page's, or an out-of-process frame's own).
 
-import type { CDPSession, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
+import { hasOwnCdpSession, sendCdp } from '../browser/cdp-session.js';
 import { resolveTarget } from '../dom/resolve-target.js';
 import { frameChain, splitFramePieces } from './frame-path.js';
 import { resolvePathPiece } from './path-piece.js';
@@ -13,6 +14,9 @@ import type { SnapshotElement } from './types.js';
 // piece is resolved again by source text (Runtime.evaluate / callFunctionOn).
 const RESOLVE_PIECE = `function (piece) { const __name = (f) => f; return (${resolvePathPiece})(piece, ${shadowRootOf}); }`;
 
+/** Names the remote objects of one lookup, so they are released together afterwards. */
+let lookups = 0;
+
 /** The element's CDP backend node id, or undefined when it is gone. */
 export async function resolveBackendNodeId(page: Page, element: SnapshotElement): Promise<number | undefined> {
   const found = await resolveTarget(page.mainFrame(), element.xpath, 0);
@@ -21,25 +25,41 @@ export async function resolveBackendNodeId(page: Page, element: SnapshotElement)
   const chain = frameChain(found.target.frame);
   const pieces = splitFramePieces(element.xpath);
   // The deepest frame on the path with a CDP session of its own (out-of-process); else the page's.
-  let session: CDPSession | undefined;
+  let owner: Page | Frame = page;
   let from = 0;
-  for (let k = chain.length - 1; k > 0 && !session; k--) {
-    session = await page.context().newCDPSession(chain[k]).catch(() => undefined);
-    if (session) from = k;
+  for (let k = chain.length - 1; k > 0; k--) {
+    if (await hasOwnCdpSession(chain[k]!)) {
+      owner = chain[k]!;
+      from = k;
+      break;
+    }
   }
-  session ??= await page.context().newCDPSession(page);
+  const objectGroup = `deckhand-backend-node-${++lookups}`;
+  const send = <T>(method: string, params: object) => sendCdp<T>(owner, method, params);
   try {
-    let objectId = (await session.send('Runtime.evaluate', { expression: `(${RESOLVE_PIECE})(${JSON.stringify(pieces[from])})` })).result.objectId;
+    let objectId = (
+      await send<{ result: { objectId?: string } }>('Runtime.evaluate', {
+        expression: `(${RESOLVE_PIECE})(${JSON.stringify(pieces[from])})`,
+        objectGroup,
+      })
+    ).result.objectId;
     for (let i = from + 1; i < pieces.length && objectId; i++) {
-      const owner = await session.send('DOM.describeNode', { objectId });
-      const doc = owner.node.contentDocument;
+      const owning = await send<{ node: { contentDocument?: { backendNodeId: number } } }>('DOM.describeNode', { objectId });
+      const doc = owning.node.contentDocument;
       if (!doc) return undefined;
-      const docObject = await session.send('DOM.resolveNode', { backendNodeId: doc.backendNodeId });
-      objectId = (await session.send('Runtime.callFunctionOn', { objectId: docObject.object.objectId, functionDeclaration: RESOLVE_PIECE, arguments: [{ value: pieces[i] }] })).result.objectId;
+      const docObject = await send<{ object: { objectId?: string } }>('DOM.resolveNode', { backendNodeId: doc.backendNodeId, objectGroup });
+      objectId = (
+        await send<{ result: { objectId?: string } }>('Runtime.callFunctionOn', {
+          objectId: docObject.object.objectId,
+          functionDeclaration: RESOLVE_PIECE,
+          arguments: [{ value: pieces[i] }],
+          objectGroup,
+        })
+      ).result.objectId;
     }
     if (!objectId) return undefined;
-    return (await session.send('DOM.describeNode', { objectId })).node.backendNodeId;
+    return (await send<{ node: { backendNodeId: number } }>('DOM.describeNode', { objectId })).node.backendNodeId;
   } finally {
-    await session.detach().catch(() => undefined);
+    await send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => undefined);
   }
 }
