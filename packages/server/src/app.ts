@@ -21,8 +21,10 @@ export interface AppDeps extends RouteDeps {
 /** An empty JSON body counts as `{}` (clients send a 0-byte body to `end`); the schema then decides. */
 const emptyJsonIsEmptyObject = createMiddleware<AppEnv>(async (c, next) => {
   const raw = c.req.raw;
-  if (raw.method === 'POST' && /json/i.test(raw.headers.get('content-type') ?? '') && (await raw.clone().text()).trim() === '') {
-    c.req.raw = new Request(raw.url, { method: 'POST', headers: raw.headers, body: '{}', signal: raw.signal });
+  if (raw.method === 'POST' && /json/i.test(raw.headers.get('content-type') ?? '') && (await c.req.text()).trim() === '') {
+    // c.req.text() read the body once into Hono's body cache, where the json validator's c.req.json() reads it.
+    // That cache holds promises at runtime (hono/dist/request.js #cachedBody), whatever its declared type says.
+    c.req.bodyCache.text = Promise.resolve('{}') as unknown as string;
   }
   return next();
 });
