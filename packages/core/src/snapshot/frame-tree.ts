@@ -10,8 +10,10 @@ const walkScript = inPage(walkFrame);
 /** Lines of `frame` and its descendant frames; xpaths are deep, relative to `frame`'s document. */
 export async function walkFrameTree(frame: Frame, root?: ElementHandle<Element>): Promise<WalkResult> {
   const children = frame.childFrames();
-  // Child walks do not depend on the parent's: start them first so all frames run concurrently.
-  const childWalks = children.map((c) => walkFrameTree(c).catch(() => null));
+  const walkChild = (child: Frame) => walkFrameTree(child).catch(() => null);
+  // Child walks do not depend on the parent's: start them first so all frames run concurrently. A
+  // scoped walk instead waits for the parent's, which says which frames lie inside the scope.
+  const childWalks = root ? undefined : children.map(walkChild);
   const owners = await Promise.all(children.map((c) => c.frameElement().catch(() => null)));
   // Playwright turns the handles back into the page's elements; its Unboxed<> type is too deep for tsc.
   const args = { frameOwners: owners, root } as unknown as WalkArgs;
@@ -21,7 +23,8 @@ export async function walkFrameTree(frame: Frame, root?: ElementHandle<Element>)
   } finally {
     await Promise.all(owners.map((owner) => owner?.dispose().catch(() => undefined)));
   }
-  const subs = await Promise.all(childWalks);
+  const inScope = new Set(own.nodes.map((node) => node.frame));
+  const subs = await Promise.all(childWalks ?? children.map((child, i) => (inScope.has(i) ? walkChild(child) : null)));
   if (!subs.some(Boolean)) return own;
 
   const nodes = [];
