@@ -1,6 +1,7 @@
 // The Action methods an act can run without a model, one small handler each.
 import type { ElementHandle, Page } from 'playwright-core';
 import type { Resolution } from '../dom/resolve-target.js';
+import { ACTION_METHODS as MODEL_ACTION_METHODS, GO_BACK } from '../inference/types.js';
 import { ActionFailure } from './action-failure.js';
 
 export interface ActionTarget {
@@ -23,7 +24,7 @@ export interface ActionMethod {
   run(target: ActionTarget): Promise<void>;
 }
 
-export const ACTION_METHODS: Record<string, ActionMethod> = {
+const ACTION_METHODS = {
   click: { verb: 'clicked', run: ({ element, timeoutMs }) => need(element).click({ timeout: timeoutMs }) },
   fill: { verb: 'filled', run: ({ element, args, timeoutMs }) => need(element).fill(arg(args, 0), { timeout: timeoutMs }) },
   type: {
@@ -93,7 +94,15 @@ export const ACTION_METHODS: Record<string, ActionMethod> = {
       if (response === null && page.url() === before) throw new ActionFailure('There is no previous page to go back to');
     },
   },
-};
+} satisfies Record<ExecutorMethod, ActionMethod>;
+
+/** What the models may choose (inference's list) plus goBack: a method missing here, or extra, fails typecheck. */
+type ExecutorMethod = (typeof MODEL_ACTION_METHODS)[number] | typeof GO_BACK;
+
+/** The handler of a method name from a request or a model, or undefined for an unknown one. */
+export function actionMethod(name: string): ActionMethod | undefined {
+  return Object.hasOwn(ACTION_METHODS, name) ? ACTION_METHODS[name as ExecutorMethod] : undefined;
+}
 
 /** One chunk is one viewport for the page, one visible height for an inner scroller. */
 async function scrollByChunk(element: ElementHandle<Element>, direction: 1 | -1): Promise<void> {

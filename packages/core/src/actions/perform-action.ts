@@ -8,7 +8,7 @@ import { firstLine, isDeckhandError } from '../errors.js';
 import { Deadline } from '../session/deadline.js';
 import type { OperationScope } from '../session/operation-scope.js';
 import type { Action, ActRequest, ActResult } from '../types.js';
-import { ACTION_METHODS } from './action-methods.js';
+import { actionMethod } from './action-methods.js';
 import { ActionFailure, explainRefusal } from './action-failure.js';
 import { redactVariables, substituteVariables } from './variables.js';
 
@@ -26,7 +26,7 @@ export async function performAction(scope: OperationScope, request: ActRequest &
     actions: [action],
   });
 
-  const handler = Object.hasOwn(ACTION_METHODS, method) ? ACTION_METHODS[method]! : undefined;
+  const handler = actionMethod(method);
   if (!handler) return report(false, `Unknown action method "${method}"`);
   if (!selector && !handler.pageLevel) return report(false, `Action "${method}" needs a selector`);
 

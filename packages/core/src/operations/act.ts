@@ -1,7 +1,7 @@
 // act's two forms: an instruction (model, through the act cache when it is on) and an Action object
 // (no model, unless its selector fails and self-heal asks one to find the described element).
 import { performAction } from '../actions/perform-action.js';
-import { ACTION_METHODS } from '../actions/action-methods.js';
+import { actionMethod } from '../actions/action-methods.js';
 import { isDeckhandError } from '../errors.js';
 import type { OperationScope } from '../session/operation-scope.js';
 import type { ActRequest, ActResult, Action } from '../types.js';
@@ -42,5 +42,5 @@ export async function actWithAction(scope: OperationScope, request: ActRequest &
 
 /** A known method with a description to go by; other failures are the Action's own fault. */
 function healable(action: Action): boolean {
-  return Boolean(action.description?.trim()) && Object.hasOwn(ACTION_METHODS, action.method ?? 'click');
+  return Boolean(action.description?.trim()) && actionMethod(action.method ?? 'click') !== undefined;
 }
