@@ -43,13 +43,12 @@ export async function withModel<T>(
     log: (message, fields) => scope.log({ category: 'model', message: `${message} ${JSON.stringify(fields ?? {})}`, level: 2 }),
   });
   const usage = new UsageMeter();
-  const endsAt = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
   const deadline = new Deadline(scope.signal, timeoutMs, what);
   const run: ModelRun = {
     inference,
     usage,
     signal: deadline.signal,
-    remainingMs: () => (endsAt === undefined ? undefined : Math.max(1, endsAt - Date.now())),
+    remainingMs: () => (timeoutMs === undefined ? undefined : deadline.remaining(Infinity)),
   };
   try {
     return await deadline.race(work(run));
