@@ -16,7 +16,7 @@ describe('sessions', () => {
     const { sessionId, available, cdpUrl } = reply.body.data;
     expect(available).toBe(true);
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(cdpUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\//);
+    expect(cdpUrl).toMatch(new RegExp(`^ws://${new URL(ctx.server.url).host}/v1/sessions/${sessionId}/cdp\\?token=`));
     expectOk(await ctx.api.call('navigate', { id: sessionId, body: { url: ctx.fixtures.url('forms.html') } }));
 
     const browser = await chromium.connectOverCDP(cdpUrl);

@@ -1,5 +1,8 @@
-// Process facts about a session's browser, read through its CDP endpoint. Liveness is core's own
+// Process facts about a session's browser: its processes (read through its CDP endpoint) and ports. Liveness is core's own
 // check (a zombie awaiting its reaper counts as gone).
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 export { isRunning } from '../../packages/core/src/browser/process-tree';
@@ -13,5 +16,44 @@ export async function browserPids(cdpUrl: string): Promise<number[]> {
     return processInfo.map((p) => p.id);
   } finally {
     await browser.close();
+  }
+}
+
+/** TCP ports a process listens on (its socket inodes matched against /proc/net/tcp{,6} in LISTEN state). */
+export function listeningPorts(pid: number): number[] {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return [];
+  }
+  const inodes = new Set<string>();
+  for (const fd of fds) {
+    try {
+      const link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+      if (inode) inodes.add(inode);
+    } catch {
+      // Closed meanwhile.
+    }
+  }
+  const ports: number[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // local_address is field 1 (hex ip:port), st is field 3 (0A = LISTEN), inode is field 9.
+      if (fields[3] === '0A' && inodes.has(fields[9]!)) ports.push(parseInt(fields[1]!.split(':')[1]!, 16));
+    }
+  }
+  return ports;
+}
+
+/** The DevTools websocket a browser started with --remote-debugging-port=0 publishes in its profile. */
+export async function readDevToolsUrl(userDataDir: string): Promise<string> {
+  const file = join(userDataDir, 'DevToolsActivePort');
+  for (;;) {
+    const [port, path] = (await readFile(file, 'utf8').catch(() => '')).split('\n').map((line) => line.trim());
+    if (port && path) return `ws://127.0.0.1:${port}${path}`;
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -28,6 +28,8 @@ export interface CoreConfig {
   cacheDir: string;
   /** Act cache entries kept in memory (the disk holds all). */
   cacheMaxEntries: number;
+  /** Hosts (`host` or `host:port`, `*` for any) a session may attach to with browser.cdpUrl. */
+  cdpAttachHosts: string[];
 }
 
 export const DEFAULT_CORE_CONFIG: CoreConfig = {
@@ -42,12 +44,18 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   modelEnv: {},
   cacheDir: '',
   cacheMaxEntries: 1_000,
+  cdpAttachHosts: ['*'],
 };
+
+/** What the server tells the core about itself: a shared service (API keys configured) is locked down by default. */
+export interface ServiceMode {
+  shared: boolean;
+}
 
 /** What the model layer may read: provider keys and endpoints, cloud credentials, nothing else. */
 const MODEL_ENV = /(_API_KEY|_BASE_URL)$|^(AWS|GOOGLE|GEMINI|VERTEX|AZURE|OLLAMA|LMSTUDIO|OPENAI|ANTHROPIC|OPENROUTER)_/;
 
-export function loadCoreConfigFromEnv(env: Record<string, string | undefined>): CoreConfig {
+export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, mode: ServiceMode = { shared: false }): CoreConfig {
   return {
     ...DEFAULT_CORE_CONFIG,
     maxSessions: envInteger(env, 'DECKHAND_MAX_SESSIONS', DEFAULT_CORE_CONFIG.maxSessions),
@@ -58,6 +66,7 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>): 
     modelEnv: Object.fromEntries(Object.entries(env).filter(([name, value]) => value !== undefined && MODEL_ENV.test(name))),
     cacheDir: cacheDirFromEnv(env),
     cacheMaxEntries: envInteger(env, 'DECKHAND_CACHE_MAX_ENTRIES', DEFAULT_CORE_CONFIG.cacheMaxEntries),
+    cdpAttachHosts: envList(env, 'DECKHAND_CDP_ATTACH_HOSTS') ?? (mode.shared ? [] : ['*']),
   };
 }
 
@@ -70,4 +79,11 @@ export function envInteger(env: Record<string, string | undefined>, name: string
     throw new DeckhandError('validation_error', `${name} must be an integer of at least ${min}, got "${raw}"`);
   }
   return value;
+}
+
+/** A comma-separated list from the environment, lower-cased; absent means undefined, empty means []. */
+function envList(env: Record<string, string | undefined>, name: string): string[] | undefined {
+  const raw = env[name];
+  if (raw === undefined) return undefined;
+  return raw.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
 }

@@ -3,7 +3,9 @@ export { createSessionManager, type SessionManager, type StartOptions } from './
 export type { Session, SessionState } from './session/session.js';
 export type { OpContext, OperationScope } from './session/operation-scope.js';
 export { findChromium } from './browser/chromium-path.js';
-export { DEFAULT_CORE_CONFIG, envInteger, loadCoreConfigFromEnv, type CoreConfig } from './config.js';
+export type { CdpChannel } from './browser/cdp-mux.js';
+export { bridgeWebSocket, CdpRelay, type RelaySocket } from './browser/cdp-websocket.js';
+export { DEFAULT_CORE_CONFIG, envInteger, loadCoreConfigFromEnv, type CoreConfig, type ServiceMode } from './config.js';
 export { DEFAULT_MODEL, type ModelConfig, type ModelEnv } from './models/index.js';
 export { DeckhandError, isDeckhandError, type ErrorCode, type ValidationIssue } from './errors.js';
 export type * from './types.js';

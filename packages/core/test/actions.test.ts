@@ -1,10 +1,10 @@
 // Every Action method against the fixture pages, in the page, in same- and cross-origin iframes and
 // in open and closed shadow roots; failures as results; variables; timeouts; frameId; popups.
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../src/session/session.js';
 import type { Action, ActRequest } from '../src/types.js';
-import { opContext, startFixtureServer, testManager, textOf, type FixtureServer } from './session-harness.js';
+import { attachObserver, opContext, startFixtureServer, testManager, textOf, type FixtureServer } from './session-harness.js';
 
 let fixtures: FixtureServer;
 let session: Session;
@@ -14,7 +14,7 @@ const manager = testManager();
 beforeAll(async () => {
   fixtures = await startFixtureServer();
   session = await manager.start('p1', { modelName: 'builtin/none' });
-  observer = await chromium.connectOverCDP(session.cdpUrl);
+  observer = await attachObserver(session);
 });
 afterAll(async () => {
   await observer.close();

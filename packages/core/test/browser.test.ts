@@ -1,15 +1,14 @@
-// Browser provider: launch, the cdpUrl another client attaches to, Chromium switches, attach mode,
-// and that ending a session leaves no Chromium process behind.
+// Browser provider: launch over a pipe with no DevTools port, the DevTools channels other clients
+// attach through, Chromium switches, attach mode, and that ending a session leaves no Chromium behind.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBrowserWsUrl } from '../src/browser/devtools-port.js';
 import { commandLineOf, isRunning, processTree } from '../src/browser/process-tree.js';
-import { opContext, startFixtureServer, testManager, type FixtureServer } from './session-harness.js';
+import { listeningPorts, readDevToolsUrl } from '../../../test/support/processes.js';
+import { attachObserver, opContext, startFixtureServer, testManager, type FixtureServer } from './session-harness.js';
 
 let fixtures: FixtureServer;
 const manager = testManager();
@@ -23,11 +22,20 @@ afterAll(async () => {
 });
 
 describe('launched browser', () => {
-  it('exposes a cdpUrl whose first page is the session page', async () => {
+  it('listens on no port: DevTools runs over a pipe only', async () => {
     const session = await manager.start('p1', { modelName: 'builtin/none' });
-    expect(session.cdpUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\/.+/);
+    await session.navigate({ url: fixtures.url('/cross-iframe.html') }, opContext());
+    const tree = processTree(session.browserPid!);
+    expect(tree.flatMap(commandLineOf).filter((arg) => arg.startsWith('--remote-debugging-port'))).toEqual([]);
+    expect(commandLineOf(session.browserPid!)).toContain('--remote-debugging-pipe');
+    expect(tree.flatMap(listeningPorts)).toEqual([]);
+    await manager.end('p1', session.id);
+  });
+
+  it('gives other clients DevTools channels whose first page is the session page', async () => {
+    const session = await manager.start('p1', { modelName: 'builtin/none' });
     await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
-    const observer = await chromium.connectOverCDP(session.cdpUrl);
+    const observer = await attachObserver(session);
     try {
       const page = observer.contexts()[0]!.pages()[0]!;
       expect(page.url()).toBe(fixtures.url('/forms.html'));
@@ -108,9 +116,8 @@ describe('attach mode', () => {
       { stdio: 'ignore', detached: true },
     );
     try {
-      const cdpUrl = await readBrowserWsUrl(profile);
+      const cdpUrl = await readDevToolsUrl(profile);
       const session = await manager.start('p1', { modelName: 'builtin/none', browser: { type: 'local', cdpUrl } });
-      expect(session.cdpUrl).toBe(cdpUrl);
       expect(session.browserPid).toBeUndefined();
       await session.navigate({ url: fixtures.url('/shadow.html') }, opContext());
       const closed = await session.act(
@@ -118,6 +125,10 @@ describe('attach mode', () => {
         opContext(),
       );
       expect(closed).toMatchObject({ success: true });
+      // Channels to an attached browser go to its own websocket.
+      const observer = await attachObserver(session);
+      expect(observer.contexts()[0]!.pages()[0]!.url()).toBe(fixtures.url('/shadow.html'));
+      await observer.close();
       await manager.end('p1', session.id);
       expect(isRunning(external.pid!)).toBe(true);
     } finally {

@@ -1,26 +1,25 @@
-// The CDP proxy. A session browser listens on the server's loopback only; with the proxy on, clients
-// get a websocket URL on the server instead (/v1/sessions/{id}/cdp?token=…), and an upgrade there is
-// relayed to the browser by the runtime adapter (serve/node.ts, serve/bun.ts). The token stands in
-// for the API key, which websocket clients rarely send: it is an HMAC of the project and session
-// under a secret made at server start, so it needs no storage and dies with the server.
+// The CDP relay: the only way to a session's browser from outside. Browsers listen on no port (DevTools
+// runs over a pipe); clients get a websocket URL on the server (/v1/sessions/{id}/cdp?token=…), and an
+// upgrade there is joined by the runtime adapter (serve/node.ts, serve/bun.ts) to a DevTools channel of
+// the session's browser. The token stands in for the API key, which websocket clients rarely send: it
+// is an HMAC of the project and session under a secret made at server start, so it needs no storage
+// and dies with the server.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DeckhandError, isDeckhandError, type Session, type SessionManager } from '@deckhand/core';
-import { isLoopback } from './config';
 import { errorBody } from './errors';
 import type { UpgradeDecision } from './serve/listen';
 
 const CDP_PATH = /^\/v1\/sessions\/([^/]+)\/cdp$/;
 
 export interface CdpProxyOptions {
-  enabled: boolean;
   /** Base URL clients reach the server at (behind a reverse proxy or TLS); else the request's own. */
   publicUrl?: string;
 }
 
 export interface CdpProxy {
-  /** The CDP URL to hand the client of a request: the browser's own, or the server's relay. */
+  /** The CDP URL to hand the client of a request: the server's relay for that session. */
   urlFor(requestUrl: string, session: Session, projectId: string): string;
-  /** Where a WebSocket upgrade request goes: the browser's websocket, or an error response. */
+  /** Where a WebSocket upgrade request goes: a DevTools channel of the session's browser, or an error response. */
   route(pathAndQuery: string): UpgradeDecision;
 }
 
@@ -30,8 +29,6 @@ export function createCdpProxy(sessions: SessionManager, options: CdpProxyOption
 
   return {
     urlFor(requestUrl, session, projectId) {
-      // A browser the session attached to elsewhere is as reachable for the client as it was for us.
-      if (!options.enabled || !relayable(session.cdpUrl)) return session.cdpUrl;
       const url = new URL(options.publicUrl ?? requestUrl);
       const prefix = options.publicUrl ? url.pathname.replace(/\/$/, '') : '';
       url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -62,9 +59,8 @@ export function createCdpProxy(sessions: SessionManager, options: CdpProxyOption
     if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
       return reject(new DeckhandError('unauthorized', 'Missing or invalid CDP token: use the URL the server handed out'));
     }
-    const target = sessions.get(projectId, sessionId).cdpUrl;
-    if (!relayable(target)) return reject(new DeckhandError('route_not_found', "This session's browser is not reached through the server"));
-    return { target };
+    const session = sessions.get(projectId, sessionId);
+    return { open: () => session.openCdp() };
   }
 }
 
@@ -75,12 +71,6 @@ function safeDecode(piece: string): string {
   } catch {
     return piece;
   }
-}
-
-/** Only plain websockets on this machine's loopback are relayed (the browsers the server launched). */
-function relayable(cdpUrl: string): boolean {
-  const url = new URL(cdpUrl);
-  return url.protocol === 'ws:' && isLoopback(url.hostname);
 }
 
 function reject(error: DeckhandError): UpgradeDecision {

@@ -11,8 +11,6 @@ export interface ServerConfig {
   /** Interval of the SSE comment heartbeat. */
   heartbeatMs: number;
   logLevel: LogLevel;
-  /** Hand out CDP URLs on the server (relayed to the browser) instead of the browser's loopback ones. */
-  cdpProxy: boolean;
   /** Base URL clients reach the server at, for the URLs it hands out; else each request's own. */
   publicUrl?: string;
 }
@@ -59,8 +57,6 @@ export function loadServerConfig(env: Record<string, string | undefined>): Serve
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
     throw new DeckhandError('validation_error', 'DECKHAND_LOG_LEVEL must be debug, info, warn or error');
   }
-  const cdpProxy = env.DECKHAND_CDP_PROXY || 'auto';
-  if (!['auto', 'on', 'off'].includes(cdpProxy)) throw new DeckhandError('validation_error', 'DECKHAND_CDP_PROXY must be auto, on or off');
   const publicUrl = env.DECKHAND_PUBLIC_URL || undefined;
   if (publicUrl && !/^https?:\/\/[^/]/.test(publicUrl)) {
     throw new DeckhandError('validation_error', 'DECKHAND_PUBLIC_URL must be an http(s) URL, such as https://deckhand.example.com');
@@ -72,8 +68,6 @@ export function loadServerConfig(env: Record<string, string | undefined>): Serve
     bodyLimitBytes: envInteger(env, 'DECKHAND_BODY_LIMIT_BYTES', 4 * 1024 * 1024),
     heartbeatMs: envInteger(env, 'DECKHAND_SSE_HEARTBEAT_MS', 15_000),
     logLevel,
-    // A browser on the server's loopback is out of reach for clients elsewhere.
-    cdpProxy: cdpProxy === 'on' || (cdpProxy === 'auto' && !isLoopback(host)),
     publicUrl,
   };
 }

@@ -24,7 +24,7 @@ export async function startServer(
   options: { writeLog?: (line: string) => void } = {},
 ): Promise<RunningServer> {
   const config = loadServerConfig(env);
-  const coreConfig = loadCoreConfigFromEnv(env);
+  const coreConfig = loadCoreConfigFromEnv(env, { shared: config.apiKeys.size > 0 });
   const logger = createLogger(config.logLevel, options.writeLog);
   const sessions = createSessionManager(coreConfig);
   const chromiumPath = () => {
@@ -34,7 +34,7 @@ export async function startServer(
       return undefined;
     }
   };
-  const cdp = createCdpProxy(sessions, { enabled: config.cdpProxy, publicUrl: config.publicUrl });
+  const cdp = createCdpProxy(sessions, { publicUrl: config.publicUrl });
   const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp });
   const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: cdp.route });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
@@ -42,7 +42,7 @@ export async function startServer(
   if (config.apiKeys.size === 0) {
     logger.warn('no API keys configured: accepting unauthenticated requests (allowed because the server is bound to loopback)', { host: config.host });
   }
-  logger.info('listening', { url, projects: new Set(config.apiKeys.values()).size, cdpProxy: config.cdpProxy });
+  logger.info('listening', { url, projects: new Set(config.apiKeys.values()).size });
   return {
     url,
     port: server.port,

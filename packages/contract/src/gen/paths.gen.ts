@@ -54,8 +54,9 @@ export interface paths {
          * @description Starts a browser session and answers with its id and a browser-level CDP websocket URL that
          *     Playwright's `connectOverCDP` can attach to (the session's page is the first page of the
          *     first context). With `browser.type: "local"` and `launchOptions` a Chromium is launched for
-         *     the session; with `browser.cdpUrl` the session attaches to that browser; with no `browser`
-         *     the server's own browser provider is used.
+         *     the session; with `browser.cdpUrl` the session attaches to that browser (only on hosts the
+         *     operator allows: 403 otherwise); with no `browser` the server's own browser provider is used.
+         *     The returned `cdpUrl` is always the server's token-checked relay (`connectCdp`).
          */
         post: operations["startSession"];
         delete?: never;
@@ -263,12 +264,12 @@ export interface paths {
         };
         /**
          * The session browser's DevTools websocket, through the server
-         * @description A WebSocket upgrade here is relayed to the session browser's own DevTools websocket, so a
-         *     client that can reach the server can attach with `connectOverCDP` (or any CDP client) even
-         *     when the browser listens on the server's loopback only. Start replies and session records
-         *     hand out this URL, with its `token`, when the CDP proxy is on (`DECKHAND_CDP_PROXY`). The
-         *     token stands in for the API key (websocket clients rarely send headers): it is bound to the
-         *     session and its project. A plain GET (no upgrade) answers 426.
+         * @description The only way to a session's browser from outside: a WebSocket upgrade here becomes a
+         *     browser-level DevTools connection to the session browser (which listens on no port of its
+         *     own), so a client can attach with `connectOverCDP` or any CDP client. Start replies and
+         *     session records hand out this URL with its `token`. The token stands in for the API key
+         *     (websocket clients rarely send headers): it is bound to the session and its project. A plain
+         *     GET (no upgrade) answers 426.
          */
         get: operations["connectCdp"];
         put?: never;
@@ -293,7 +294,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "unprocessable" | "session_limit" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
+            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "forbidden" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "unprocessable" | "session_limit" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
             /** @description For validation errors, one entry per problem. */
             issues?: components["schemas"]["ValidationIssue"][];
         };
@@ -948,6 +949,16 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The server's operator does not allow this (for example attaching to a browser on a host not allowed). */
+        Forbidden: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The model provider failed or answered with output that could not be used. */
         ModelError: {
             headers: {
@@ -1071,6 +1082,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManySessions"];
             500: components["responses"]["InternalError"];

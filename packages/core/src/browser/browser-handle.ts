@@ -1,11 +1,12 @@
 // What a session holds of its browser, whether Deckhand launched it or attached to it.
 import type { BrowserContext } from 'playwright-core';
+import type { CdpChannel } from './cdp-mux.js';
 
 export interface BrowserHandle {
   /** The context the session drives; its first page is the session's page. */
   readonly context: BrowserContext;
-  /** Browser-level DevTools websocket another client can attach to with connectOverCDP. */
-  readonly cdpUrl: string;
+  /** A browser-level DevTools connection for another client (the server relays it to a websocket). */
+  openCdp(): Promise<CdpChannel>;
   /** The browser process, when Deckhand launched it. */
   readonly pid?: number;
   isConnected(): boolean;

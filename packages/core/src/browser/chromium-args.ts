@@ -1,80 +1,103 @@
-// Command-line switches for a launched Chromium. Chromium keeps only the last --disable-features (and
-// --enable-features) switch, so ours, Playwright's and the caller's are merged into one of each.
-import type { LaunchOptions } from '../types.js';
+// The command line of a launched Chromium. We own all of it (no Playwright launcher in between), so
+// what a client may add is decided here and in launch-policy, and the switches that keep the service
+// safe (pipe only, no DevTools port, our proxy) cannot be dropped. Chromium keeps only the last
+// --disable-features (and --enable-features) switch, so ours and the caller's are merged into one each.
+import type { LaunchOptions, Viewport } from '../types.js';
 
-/**
- * Playwright 1.65's own feature switches (chromiumSwitches.ts); a test checks the launched command
- * line holds exactly one of each, with these and ours, so a Playwright upgrade that changes them shows.
- */
-const PLAYWRIGHT_DISABLED_FEATURES = [
+/** Features switched off for automation: the set Playwright 1.65 uses (chromiumSwitches.ts). */
+const DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades',
   'HttpsFirstBalancedModeAutoEnable', 'LensOverlay', 'MediaRouter', 'PaintHolding',
   'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect', 'TcpPortRandomizationWin',
   'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
-  'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion',
 ];
-const PLAYWRIGHT_ENABLED_FEATURES = ['CDPScreenshotNewSurface', 'SkipListAccountsWithoutGaiaCookies'];
+const ENABLED_FEATURES = ['CDPScreenshotNewSurface'];
 
 /** Full Chromium starts a hidden WebUI omnibox renderer per context; these halve its cost. */
 const FULL_CHROMIUM_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
 /**
- * We run as root without network: nothing that phones home. The headless shell does not isolate
- * sites by default; --site-per-process makes it match full Chromium (cross-site iframes out of process).
+ * Quiet, deterministic automation: nothing phones home (we run without network), no throttling of
+ * background pages, no prompts. The headless shell does not isolate sites by default;
+ * --site-per-process makes it match full Chromium (cross-site iframes out of process).
  */
 const SERVICE_SWITCHES = [
   '--site-per-process',
   '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
   '--disable-quic',
+  '--disable-field-trial-config',
+  '--disable-background-networking',
+  '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows',
+  '--disable-back-forward-cache',
+  '--disable-breakpad',
+  '--disable-component-extensions-with-background-pages',
+  '--disable-component-update',
+  '--disable-default-apps',
+  '--disable-dev-shm-usage',
+  '--disable-extensions',
+  '--disable-hang-monitor',
+  '--disable-ipc-flooding-protection',
+  '--disable-popup-blocking',
+  '--disable-prompt-on-repost',
+  '--disable-renderer-backgrounding',
+  '--disable-search-engine-choice-screen',
+  '--disable-sync',
+  '--allow-pre-commit-input',
+  '--force-color-profile=srgb',
+  '--metrics-recording-only',
+  '--no-default-browser-check',
+  '--no-first-run',
+  '--no-service-autorun',
+  '--password-store=basic',
+  '--use-mock-keychain',
+  '--enable-unsafe-swiftshader',
 ];
 
-export interface ChromiumArgs {
-  args: string[];
-  /** Playwright defaults to drop: its feature switches, plus whatever the caller asked to drop. */
-  ignoreDefaultArgs: boolean | string[];
+const HEADLESS_SWITCHES = [
+  '--headless',
+  '--hide-scrollbars',
+  '--mute-audio',
+  '--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4',
+];
+
+export interface LaunchPlan {
+  headless: boolean;
+  fullChromium: boolean;
+  userDataDir: string;
+  viewport: Viewport;
 }
 
-export function buildChromiumArgs(options: LaunchOptions, fullChromium: boolean): ChromiumArgs {
+export function buildChromiumArgs(options: LaunchOptions, plan: LaunchPlan): string[] {
   const userArgs = options.args ?? [];
+  const dropped = new Set(Array.isArray(options.ignoreDefaultArgs) ? options.ignoreDefaultArgs : []);
   const plain = userArgs.filter((arg) => !isFeatureSwitch(arg, 'disable') && !isFeatureSwitch(arg, 'enable'));
-  const disable = featureSwitch('disable', PLAYWRIGHT_DISABLED_FEATURES, [
-    ...(fullChromium ? FULL_CHROMIUM_DISABLED_FEATURES : []),
-    ...featuresFrom(userArgs, 'disable'),
-  ]);
-  const enable = featureSwitch('enable', PLAYWRIGHT_ENABLED_FEATURES, featuresFrom(userArgs, 'enable'));
-  const args = [
-    ...SERVICE_SWITCHES,
+  const disabled = [...DISABLED_FEATURES, ...(plan.fullChromium ? FULL_CHROMIUM_DISABLED_FEATURES : []), ...featuresFrom(userArgs, 'disable')];
+  const enabled = [...ENABLED_FEATURES, ...featuresFrom(userArgs, 'enable')];
+  const proxy = options.proxy;
+  return [
+    ...[...SERVICE_SWITCHES, ...(plan.headless ? HEADLESS_SWITCHES : [])].filter((arg) => !dropped.has(arg)),
     ...(options.chromiumSandbox ? [] : ['--no-sandbox']),
     ...(options.devtools ? ['--auto-open-devtools-for-tabs'] : []),
-    // A browser-level DevTools endpoint beside Playwright's pipe: this is the session's cdpUrl.
-    `--remote-debugging-port=${options.port ?? 0}`,
-    '--remote-debugging-address=127.0.0.1',
+    `--user-data-dir=${plan.userDataDir}`,
+    `--window-size=${plan.viewport.width},${plan.viewport.height}`,
+    ...(options.locale ? [`--lang=${options.locale}`, `--accept-lang=${options.locale}`] : []),
+    ...(options.deviceScaleFactor ? [`--force-device-scale-factor=${options.deviceScaleFactor}`] : []),
+    ...(options.hasTouch ? ['--touch-events=enabled'] : []),
+    ...(options.ignoreHTTPSErrors ? ['--ignore-certificate-errors'] : []),
+    ...(proxy ? proxySwitches(proxy.server, proxy.bypass) : []),
     ...plain,
-    ...disable.add,
-    ...enable.add,
+    `--disable-features=${[...new Set(disabled)].join(',')}`,
+    `--enable-features=${[...new Set(enabled)].join(',')}`,
+    // One page to start with: the session's page.
+    'about:blank',
   ];
-  const ignore = options.ignoreDefaultArgs;
-  return {
-    args,
-    ignoreDefaultArgs: ignore === true ? true : [...disable.ignore, ...enable.ignore, ...(Array.isArray(ignore) ? ignore : [])],
-  };
 }
 
-/**
- * Playwright's switch stays when nothing is added to it. Otherwise it is dropped and replaced by the
- * merged one (ignoreDefaultArgs filters every argument equal to it, so ours must differ, and does).
- */
-function featureSwitch(kind: 'disable' | 'enable', defaults: string[], extra: string[]) {
-  const added = extra.filter((feature) => !defaults.includes(feature));
-  if (added.length === 0) return { add: [], ignore: [] };
-  return {
-    add: [`--${kind}-features=${[...defaults, ...new Set(added)].join(',')}`],
-    ignore: [`--${kind}-features=${defaults.join(',')}`],
-  };
+/** Loopback goes through the proxy too (Chromium bypasses it by default). */
+function proxySwitches(server: string, bypass?: string): string[] {
+  const rules = (bypass ?? '').split(',').map((rule) => rule.trim()).filter(Boolean).map((rule) => (rule.startsWith('.') ? `*${rule}` : rule));
+  return [`--proxy-server=${server}`, `--proxy-bypass-list=${[...rules, '<-loopback>'].join(';')}`];
 }
 
 function isFeatureSwitch(arg: string, kind: 'disable' | 'enable'): boolean {

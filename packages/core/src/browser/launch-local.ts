@@ -1,8 +1,9 @@
 // Launches one Chromium per session: a browser process per session is the hard isolation boundary.
+// DevTools runs over a pipe only; Playwright and relayed clients reach it through the mux.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import type { CoreConfig } from '../config.js';
 import { SHADOW_HOOK_SCRIPT } from '../dom/shadow-hook.js';
 import { DeckhandError, firstLine } from '../errors.js';
@@ -10,8 +11,10 @@ import type { LaunchOptions, Viewport } from '../types.js';
 import type { BrowserHandle } from './browser-handle.js';
 import { buildChromiumArgs } from './chromium-args.js';
 import { findChromium, isFullChromium } from './chromium-path.js';
-import { readBrowserWsUrl } from './devtools-port.js';
-import { findBrowserPid, isRunning, processTree } from './process-tree.js';
+import { spawnChromium } from './chromium-process.js';
+import { CdpMux } from './cdp-mux.js';
+import { servePrivateCdp } from './cdp-websocket.js';
+import { isRunning, processTree } from './process-tree.js';
 
 export async function launchLocalBrowser(
   options: LaunchOptions,
@@ -22,54 +25,61 @@ export async function launchLocalBrowser(
   const executablePath = options.executablePath ?? findChromium(headless, config.chromiumPath);
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'deckhand-profile-')));
   const removeProfile = !options.userDataDir && !options.preserveUserDataDir;
-  // A reused profile may hold the port file of an earlier run; we must read this run's port.
-  await rm(join(userDataDir, 'DevToolsActivePort'), { force: true });
-  const { args, ignoreDefaultArgs } = buildChromiumArgs(options, isFullChromium(executablePath));
+  const args = buildChromiumArgs(options, { headless, fullChromium: isFullChromium(executablePath), userDataDir, viewport });
 
-  let context: BrowserContext;
+  const chromiumProcess = spawnChromium(executablePath, args);
+  const mux = new CdpMux(chromiumProcess.transport);
+  const endpoint = await servePrivateCdp(() => mux.open());
+  const cleanUp = async (tree = chromiumProcess.pid === undefined ? [] : processTree(chromiumProcess.pid)) => {
+    chromiumProcess.kill();
+    for (const pid of tree) if (isRunning(pid)) killQuietly(pid);
+    await chromiumProcess.exited;
+    await endpoint.close();
+    if (removeProfile) await rm(userDataDir, { recursive: true, force: true });
+  };
+
+  let browser: Browser;
   try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath,
-      headless,
-      args,
-      ignoreDefaultArgs,
-      chromiumSandbox: options.chromiumSandbox ?? false,
-      proxy: options.proxy,
-      locale: options.locale,
-      viewport,
-      deviceScaleFactor: options.deviceScaleFactor,
-      hasTouch: options.hasTouch,
-      ignoreHTTPSErrors: options.ignoreHTTPSErrors,
-      downloadsPath: options.downloadsPath,
-      acceptDownloads: options.acceptDownloads,
+    browser = await chromium.connectOverCDP(endpoint.url, {
       timeout: options.connectTimeoutMs ?? 30_000,
+      isLocal: true,
+      ...(options.downloadsPath ? { artifactsDir: options.downloadsPath } : {}),
     });
   } catch (error) {
-    if (removeProfile) await rm(userDataDir, { recursive: true, force: true });
+    await cleanUp();
     throw new DeckhandError('browser_unavailable', `Chromium failed to launch: ${firstLine(error)}`);
   }
 
-  const pid = findBrowserPid(userDataDir);
   try {
+    const context = browser.contexts()[0]!;
     await context.addInitScript(SHADOW_HOOK_SCRIPT);
-    const cdpUrl = await readBrowserWsUrl(userDataDir);
+    if (context.pages().length === 0) await context.newPage();
+    if (options.acceptDownloads === false) {
+      const session = await browser.newBrowserCDPSession();
+      await session.send('Browser.setDownloadBehavior', { behavior: 'deny' });
+    }
+    let closing = false;
     return {
       context,
-      cdpUrl,
-      pid,
-      isConnected: () => context.browser()?.isConnected() ?? false,
-      onLost: (listener) => context.on('close', listener),
+      openCdp: () => mux.open(),
+      pid: chromiumProcess.pid,
+      isConnected: () => browser.isConnected(),
+      onLost: (listener) => {
+        void chromiumProcess.exited.then(() => closing || listener());
+      },
       close: async () => {
-        const tree = pid === undefined ? [] : processTree(pid);
-        await context.close().catch(() => undefined);
-        // Playwright waits for the browser process; stragglers of its tree must not outlive the session.
-        for (const child of tree) if (isRunning(child)) killQuietly(child);
-        if (removeProfile) await rm(userDataDir, { recursive: true, force: true });
+        closing = true;
+        // Its renderers must not outlive it: remember the tree before asking it to exit (profile flushed).
+        const tree = chromiumProcess.pid === undefined ? [] : processTree(chromiumProcess.pid);
+        mux.closeBrowser();
+        await Promise.race([chromiumProcess.exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+        await browser.close().catch(() => undefined);
+        await cleanUp(tree);
       },
     };
   } catch (error) {
-    await context.close().catch(() => undefined);
-    if (removeProfile) await rm(userDataDir, { recursive: true, force: true });
+    await browser.close().catch(() => undefined);
+    await cleanUp();
     throw error;
   }
 }

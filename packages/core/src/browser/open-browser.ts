@@ -10,7 +10,7 @@ const DEFAULT_VIEWPORT: Viewport = { width: 1024, height: 768 };
 export function openBrowser(req: StartRequest, config: CoreConfig): Promise<BrowserHandle> {
   const launchOptions = req.browser?.launchOptions ?? {};
   const cdpUrl = req.browser?.cdpUrl ?? launchOptions.cdpUrl;
-  if (cdpUrl) return attachOverCdp(cdpUrl, launchOptions.connectTimeoutMs);
+  if (cdpUrl) return attachOverCdp(cdpUrl, config, launchOptions.connectTimeoutMs);
   const viewport =
     launchOptions.viewport ?? req.browserbaseSessionCreateParams?.browserSettings?.viewport ?? DEFAULT_VIEWPORT;
   return launchLocalBrowser(launchOptions, viewport, config);

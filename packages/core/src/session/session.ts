@@ -1,6 +1,7 @@
 // A browser session: its browser, settings, active page, operation queue and history. Every
 // operation takes the session's turn, is recorded for replay, and fails with session_gone once the
 // session has ended, crashed or expired.
+import type { CdpChannel } from '../browser/cdp-mux.js';
 import { randomUUID } from 'node:crypto';
 import type { Frame } from 'playwright-core';
 import type { BrowserHandle } from '../browser/browser-handle.js';
@@ -92,9 +93,9 @@ export class Session {
     return this.#state;
   }
 
-  /** Browser-level DevTools websocket of this session's browser. */
-  get cdpUrl(): string {
-    return this.#browser.cdpUrl;
+  /** A browser-level DevTools connection to this session's browser, for the server's relay. */
+  openCdp(): Promise<CdpChannel> {
+    return this.#browser.openCdp();
   }
 
   /** The browser process, when Deckhand launched it. */

@@ -35,6 +35,7 @@ export const startSession = createRoute({
     200: { description: "The session started.", content: { 'application/json': { schema: z.zSessionStartResponse } } },
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    403: { description: "The server's operator does not allow this (for example attaching to a browser on a host not allowed).", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "The server's session limit is reached.", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },

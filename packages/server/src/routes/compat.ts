@@ -25,9 +25,8 @@ export function compatRoutes(app: OpenAPIHono<AppEnv>, { sessions, cdp }: RouteD
   handle(app, getBrowserSessionDebug, (c) => {
     const projectId = c.get('projectId');
     const session = sessions.get(projectId, c.req.valid('param').id);
+    // The browser serves no DevTools front end (it listens on no port): the relay is the way in.
     const wsUrl = cdp.urlFor(c.req.url, session, projectId);
-    // The DevTools front end is served by the browser itself: only reachable when the URL is the browser's own.
-    const inspector = wsUrl === session.cdpUrl ? wsUrl.replace(/^ws:\/\/([^/]+)\/(.*)$/, 'http://$1/devtools/inspector.html?ws=$1/$2') : wsUrl;
-    return c.json({ debuggerUrl: inspector, debuggerFullscreenUrl: inspector, wsUrl, pages: [] });
+    return c.json({ debuggerUrl: wsUrl, debuggerFullscreenUrl: wsUrl, wsUrl, pages: [] });
   });
 }

@@ -1,23 +1,22 @@
 // Bun adapter: Bun.serve, with the idle timeout off (streams and agent runs can be long). A WebSocket
-// upgrade is accepted here and relayed message by message to the target through a WebSocket client.
+// upgrade is accepted here and joined message by message to the DevTools channel the decision opens.
+import { CdpRelay, type CdpChannel } from '@deckhand/core';
 import type { Listen } from './listen';
 
-interface Relay {
-  target: string;
-  upstream?: WebSocket;
-  /** Messages from the client before the upstream connection opened. */
-  pending: Array<string | ArrayBuffer | Uint8Array>;
+interface Upgrade {
+  open: () => Promise<CdpChannel>;
+  relay?: CdpRelay;
 }
 
 interface BunSocket {
-  data: Relay;
+  data: Upgrade;
   send(message: string | ArrayBuffer | Uint8Array): void;
   close(): void;
 }
 
 declare const Bun: {
   serve(options: {
-    fetch: (request: Request, server: { upgrade(request: Request, options: { data: Relay }): boolean }) => Response | Promise<Response> | undefined;
+    fetch: (request: Request, server: { upgrade(request: Request, options: { data: Upgrade }): boolean }) => Response | Promise<Response> | undefined;
     websocket: {
       open(ws: BunSocket): void;
       message(ws: BunSocket, message: string | Uint8Array): void;
@@ -36,27 +35,17 @@ export const listenBun: Listen = async ({ fetch, host, port, upgrade }) => {
       const url = new URL(request.url);
       const decision = upgrade(url.pathname + url.search);
       if ('status' in decision) return new Response(decision.body, { status: decision.status, headers: { 'content-type': 'application/json' } });
-      return bun.upgrade(request, { data: { target: decision.target, pending: [] } }) ? undefined : new Response(null, { status: 500 });
+      return bun.upgrade(request, { data: { open: decision.open } }) ? undefined : new Response(null, { status: 500 });
     },
     websocket: {
       open(ws) {
-        const upstream = new WebSocket(ws.data.target);
-        upstream.binaryType = 'arraybuffer';
-        ws.data.upstream = upstream;
-        upstream.onopen = () => {
-          for (const message of ws.data.pending.splice(0)) upstream.send(message);
-        };
-        upstream.onmessage = (event) => ws.send(event.data as string | ArrayBuffer);
-        upstream.onclose = () => ws.close();
-        upstream.onerror = () => ws.close();
+        ws.data.relay = new CdpRelay(ws.data.open(), { send: (message) => ws.send(message), close: () => ws.close() });
       },
       message(ws, message) {
-        const { upstream, pending } = ws.data;
-        if (upstream?.readyState === WebSocket.OPEN) upstream.send(message);
-        else pending.push(message);
+        ws.data.relay?.fromClient(typeof message === 'string' ? message : new TextDecoder().decode(message));
       },
       close(ws) {
-        ws.data.upstream?.close();
+        ws.data.relay?.clientClosed();
       },
     },
     hostname: host,

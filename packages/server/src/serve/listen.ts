@@ -1,14 +1,15 @@
-// The one runtime difference: how to listen (and relay WebSocket upgrades). Everything else is the
+// The one runtime difference: how to listen (and accept WebSocket upgrades). Everything else is the
 // same fetch handler.
+import type { CdpChannel } from '@deckhand/core';
 
-/** A WebSocket upgrade either goes to a target websocket URL or is answered with an error body. */
-export type UpgradeDecision = { target: string } | { status: number; body: string };
+/** A WebSocket upgrade is either joined to a DevTools channel or answered with an error body. */
+export type UpgradeDecision = { open: () => Promise<CdpChannel> } | { status: number; body: string };
 
 export type Listen = (options: {
   fetch: (request: Request) => Response | Promise<Response>;
   host: string;
   port: number;
-  /** Decides where a WebSocket upgrade request (path and query) is relayed. */
+  /** Decides what a WebSocket upgrade request (path and query) is joined to. */
   upgrade: (pathAndQuery: string) => UpgradeDecision;
 }) => Promise<{ port: number; close: () => Promise<void> }>;
 

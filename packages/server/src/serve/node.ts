@@ -1,11 +1,13 @@
 // Node adapter: @hono/node-server, with no request timeout (streams and agent runs can be long).
-// WebSocket upgrades are relayed byte for byte: the handshake is replayed to the target (with its
-// own Host, so Chromium's DNS-rebinding check passes) and the two sockets are piped together.
+// WebSocket upgrades are accepted here (ws) and joined to the DevTools channel the decision opens.
 import { serve } from '@hono/node-server';
+import { bridgeWebSocket } from '@deckhand/core';
 import type { IncomingMessage, Server } from 'node:http';
-import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
 import type { Listen } from './listen';
+
+const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
 
 export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
   new Promise((resolve) => {
@@ -18,28 +20,10 @@ export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
       // Only WebSocket upgrades are served; anything else (h2c, …) is hung up on.
       if (req.headers.upgrade?.toLowerCase() !== 'websocket') return socket.destroy();
       const decision = upgrade(req.url ?? '/');
-      if ('target' in decision) relay(req, socket, head, new URL(decision.target));
+      if ('open' in decision) wss.handleUpgrade(req, socket, head, (ws) => bridgeWebSocket(ws, decision.open()));
       else refuse(socket, decision);
     });
   });
-
-/** Headers of the client's handshake that the target needs to answer it. */
-const HANDSHAKE = /^(upgrade|connection|sec-websocket-(key|version|extensions|protocol))$/i;
-
-function relay(req: IncomingMessage, client: Duplex, head: Buffer, target: URL): void {
-  const upstream = connect(Number(target.port || 80), target.hostname.replace(/^\[|\]$/g, ''), () => {
-    const lines = [`GET ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`];
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      if (HANDSHAKE.test(req.rawHeaders[i]!)) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
-    }
-    upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
-    if (head.length > 0) upstream.write(head);
-    upstream.pipe(client).pipe(upstream);
-  });
-  upstream.on('error', () => client.destroy());
-  upstream.on('close', () => client.destroy());
-  client.on('close', () => upstream.destroy());
-}
 
 function refuse(socket: Duplex, { status, body }: { status: number; body: string }): void {
   socket.end(

@@ -16,7 +16,7 @@ export type ErrorResponse = {
     /**
      * Stable machine-readable error code.
      */
-    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'unprocessable' | 'session_limit' | 'internal_error' | 'not_implemented' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
+    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'forbidden' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'unprocessable' | 'session_limit' | 'internal_error' | 'not_implemented' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
     /**
      * For validation errors, one entry per problem.
      */
@@ -816,6 +816,10 @@ export type StartSessionErrors = {
      * The API key is missing or unknown.
      */
     401: ErrorResponse;
+    /**
+     * The server's operator does not allow this (for example attaching to a browser on a host not allowed).
+     */
+    403: ErrorResponse;
     /**
      * The request body is larger than the server accepts.
      */

@@ -19,6 +19,7 @@ export const zErrorResponse = z.strictObject({
         'frame_not_found',
         'navigation_failed',
         'unauthorized',
+        'forbidden',
         'session_not_found',
         'timeout',
         'session_gone',

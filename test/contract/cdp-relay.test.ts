@@ -1,16 +1,23 @@
-// The CDP proxy (DECKHAND_CDP_PROXY=on): start replies and session records hand out a websocket URL
-// on the server, which relays to the session's browser; its token is bound to the session and the
-// project, and nothing else gets through.
+// The CDP relay, the only way into a session's browser: start replies and session records hand out a
+// websocket URL on the server, joined to a DevTools channel of the session's browser (which listens on
+// no port); its token is bound to the session and the project, and nothing else gets through. Attaching
+// a session to a browser elsewhere (browser.cdpUrl) is limited to hosts the operator allows.
 import { request } from 'node:http';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadServerConfig } from '@deckhand/server';
 import { driverFor } from '../support/drivers';
 import { expectError, expectOk, START_BODY, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
+import { readDevToolsUrl } from '../support/processes';
 import { startTestServer } from '../support/test-server';
 
-const ctx = useContract({ DECKHAND_CDP_PROXY: 'on', DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b' }, { 'x-bb-api-key': 'key-a' });
+const ctx = useContract({ DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b' }, { 'x-bb-api-key': 'key-a' });
 
 async function start(api = ctx.api): Promise<{ id: string; cdpUrl: string }> {
   const reply = await api.call('startSession', { body: START_BODY });
@@ -39,7 +46,7 @@ function handshake(url: string): Promise<{ status: number; body: string }> {
   });
 }
 
-describe('CDP proxy', () => {
+describe('CDP relay', () => {
   it('hands out a server URL that reaches the session page, in the start reply and the session record', async () => {
     const { id, cdpUrl } = await start();
     const server = new URL(ctx.server.url);
@@ -101,7 +108,7 @@ describe('CDP proxy', () => {
   });
 
   it('builds URLs on DECKHAND_PUBLIC_URL when set (a reverse proxy in front, TLS, a path prefix)', async () => {
-    const fronted = await startTestServer({ DECKHAND_CDP_PROXY: 'on', DECKHAND_PUBLIC_URL: 'https://deckhand.example.com/browser/' });
+    const fronted = await startTestServer({ DECKHAND_PUBLIC_URL: 'https://deckhand.example.com/browser/' });
     try {
       const { id, cdpUrl } = await start(driverFor(fronted.url));
       expect(cdpUrl).toMatch(new RegExp(`^wss://deckhand\\.example\\.com/browser/v1/sessions/${id}/cdp\\?token=`));
@@ -113,13 +120,57 @@ describe('CDP proxy', () => {
     }
   });
 
-  it('is on by default only when the server is bound beyond loopback', () => {
-    const keys = { DECKHAND_API_KEYS: 'k:p' };
-    expect(loadServerConfig({ HOST: '127.0.0.1' }).cdpProxy).toBe(false);
-    expect(loadServerConfig({ HOST: '0.0.0.0', ...keys }).cdpProxy).toBe(true);
-    expect(loadServerConfig({ HOST: '0.0.0.0', ...keys, DECKHAND_CDP_PROXY: 'off' }).cdpProxy).toBe(false);
-    expect(loadServerConfig({ DECKHAND_CDP_PROXY: 'on' }).cdpProxy).toBe(true);
-    expect(() => loadServerConfig({ DECKHAND_CDP_PROXY: 'yes' })).toThrow(/DECKHAND_CDP_PROXY must be auto, on or off/);
+  it('is the cdpUrl on a loopback server too, and an open server needs the token as well', async () => {
+    const open = await startTestServer();
+    try {
+      const { id, cdpUrl } = await start(driverFor(open.url));
+      expect(cdpUrl).toMatch(new RegExp(`^ws://${new URL(open.url).host}/v1/sessions/${id}/cdp\\?token=`));
+      expect((await handshake(cdpUrl)).status).toBe(101);
+      expect((await handshake(cdpUrl.replace(/\?.*$/, ''))).status).toBe(401);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('refuses browser.cdpUrl attach when keys are configured, unless the operator allows the host', async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'deckhand-external-'));
+    const external = spawn(
+      '/usr/lib/chromium/chromium-headless-shell',
+      ['--no-sandbox', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+      { stdio: 'ignore', detached: true },
+    );
+    const allowing = await startTestServer({ DECKHAND_API_KEYS: 'key-a:project-a', DECKHAND_CDP_ATTACH_HOSTS: '127.0.0.1' });
+    try {
+      const external_cdpUrl = await readDevToolsUrl(profile);
+      const body = { ...START_BODY, browser: { type: 'local', cdpUrl: external_cdpUrl } };
+      const refused = await ctx.api.call('startSession', { body });
+      expect(expectError(refused, 403, 'forbidden').message).toMatch(/DECKHAND_CDP_ATTACH_HOSTS/);
+      expectError(await ctx.api.call('startSession', { body: { ...body, browser: { type: 'local', cdpUrl: 'file:///etc/passwd' } } }), 400, 'validation_error');
+
+      const api = driverFor(allowing.url, { 'x-bb-api-key': 'key-a' });
+      const reply = await api.call('startSession', { body });
+      expectOk(reply);
+      // Even for an attached browser the client gets the relay, never the browser's own URL.
+      const { sessionId, cdpUrl } = reply.body.data;
+      expect(cdpUrl).toMatch(new RegExp(`/v1/sessions/${sessionId}/cdp\\?token=`));
+      expectOk(await api.call('navigate', { id: sessionId, body: { url: ctx.fixtures.url('forms.html') } }));
+      const browser = await chromium.connectOverCDP(cdpUrl);
+      try {
+        expect(browser.contexts()[0]!.pages()[0]!.url()).toBe(ctx.fixtures.url('forms.html'));
+      } finally {
+        await browser.close();
+      }
+      expectOk(await api.call('endSession', { id: sessionId }));
+    } finally {
+      await allowing.close();
+      const exited = once(external, 'exit');
+      process.kill(-external.pid!, 'SIGKILL');
+      await exited;
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10 });
+    }
+  });
+
+  it('validates DECKHAND_PUBLIC_URL', () => {
     expect(() => loadServerConfig({ DECKHAND_PUBLIC_URL: 'deckhand.example.com' })).toThrow(/DECKHAND_PUBLIC_URL/);
   });
 });

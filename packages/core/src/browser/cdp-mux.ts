@@ -1,0 +1,173 @@
+// Many CDP clients over the one pipe of a launched browser. The browser has no DevTools port: Playwright
+// and every relayed client get a channel here, and each channel is its own browser-target session
+// (Target.attachToBrowserTarget), so to Chromium each is an independent client, exactly as separate
+// websocket clients would be. The mux renumbers command ids and routes replies by id and events by the
+// session they belong to; a channel only ever sees, and can only address, its own sessions.
+
+/** One CDP client's end: JSON messages as text, in both directions. */
+export interface CdpChannel {
+  send(message: string): void;
+  onMessage(listener: (message: string) => void): void;
+  onClose(listener: () => void): void;
+  close(): void;
+}
+
+/** The browser's end of the pipe, message-framed. */
+export interface CdpTransport {
+  send(message: string): void;
+  onMessage(listener: (message: string) => void): void;
+  onClose(listener: () => void): void;
+}
+
+interface Message {
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+  sessionId?: string;
+  result?: Record<string, unknown>;
+  error?: unknown;
+}
+
+interface Client {
+  /** The channel's browser-target session: its commands without a sessionId go there. */
+  root: string;
+  deliver(message: Message): void;
+  closed: boolean;
+  close(): void;
+}
+
+export class CdpMux {
+  #nextId = 1;
+  #closed = false;
+  /** Our id on the pipe → who asked, with the id they used (internal requests have no client). */
+  readonly #pending = new Map<number, { client?: Client; id?: number; resolve?: (message: Message) => void }>();
+  /** Every session a client opened, directly or by auto-attach under one of its sessions. */
+  readonly #owners = new Map<string, Client>();
+  readonly #clients = new Set<Client>();
+
+  constructor(private readonly transport: CdpTransport) {
+    transport.onMessage((text) => this.#receive(text));
+    transport.onClose(() => {
+      this.#closed = true;
+      for (const client of [...this.#clients]) client.close();
+      for (const { resolve } of this.#pending.values()) resolve?.({ error: { message: 'Browser closed' } });
+      this.#pending.clear();
+    });
+  }
+
+  /** A new client: resolves once its browser-target session is attached. */
+  async open(): Promise<CdpChannel> {
+    const reply = await this.#request('Target.attachToBrowserTarget', {});
+    const root = reply.result?.sessionId;
+    if (typeof root !== 'string') throw new Error('The browser refused a DevTools session');
+    const messageListeners: Array<(message: string) => void> = [];
+    const closeListeners: Array<() => void> = [];
+    const client: Client = {
+      root,
+      closed: false,
+      deliver: (message) => {
+        const text = JSON.stringify(message);
+        for (const listener of messageListeners) listener(text);
+      },
+      close: () => {
+        if (client.closed) return;
+        client.closed = true;
+        this.#forget(client);
+        if (!this.#closed) this.#send({ id: this.#nextId++, method: 'Target.detachFromTarget', params: { sessionId: root } });
+        for (const listener of closeListeners) listener();
+      },
+    };
+    this.#clients.add(client);
+    this.#owners.set(root, client);
+    return {
+      send: (text) => this.#fromClient(client, text),
+      onMessage: (listener) => messageListeners.push(listener),
+      onClose: (listener) => (client.closed ? listener() : closeListeners.push(listener)),
+      close: () => client.close(),
+    };
+  }
+
+  /** Closes the browser over the pipe (it exits; the transport then closes). */
+  closeBrowser(): void {
+    if (!this.#closed) this.#send({ id: this.#nextId++, method: 'Browser.close' });
+  }
+
+  #fromClient(client: Client, text: string): void {
+    if (client.closed) return;
+    let message: Message;
+    try {
+      message = JSON.parse(text) as Message;
+    } catch {
+      return client.deliver({ error: { code: -32700, message: 'Message must be JSON' } });
+    }
+    if (typeof message.id !== 'number' || typeof message.method !== 'string') {
+      return client.deliver({ id: message.id, error: { code: -32600, message: 'Message must have a numeric id and a method' } });
+    }
+    const sessionId = message.sessionId ?? client.root;
+    if (this.#owners.get(sessionId) !== client) {
+      return client.deliver({ id: message.id, sessionId: message.sessionId, error: { code: -32001, message: `Session with given id not found.` } });
+    }
+    const id = this.#nextId++;
+    this.#pending.set(id, { client, id: message.id });
+    this.#send({ id, method: message.method, params: message.params, sessionId });
+  }
+
+  #receive(text: string): void {
+    let message: Message;
+    try {
+      message = JSON.parse(text) as Message;
+    } catch {
+      return;
+    }
+    if (typeof message.id === 'number') return this.#reply(message.id, message);
+    const owner = message.sessionId === undefined ? undefined : this.#owners.get(message.sessionId);
+    if (!owner) return;
+    if (message.method === 'Target.attachedToTarget') this.#adopt(owner, message.params?.sessionId);
+    if (message.method === 'Target.detachedFromTarget' && typeof message.params?.sessionId === 'string') {
+      this.#owners.delete(message.params.sessionId);
+    }
+    owner.deliver(this.#asSeenBy(owner, message));
+  }
+
+  #reply(id: number, message: Message): void {
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#pending.delete(id);
+    if (pending.resolve) return pending.resolve(message);
+    const client = pending.client!;
+    if (client.closed) return;
+    // Sessions a client attaches to by command (attachToTarget, attachToBrowserTarget) are its own.
+    this.#adopt(client, message.result?.sessionId);
+    client.deliver(this.#asSeenBy(client, { ...message, id: pending.id }));
+  }
+
+  /** A client addresses its root session as "no session", as it would on its own connection. */
+  #asSeenBy(client: Client, message: Message): Message {
+    if (message.sessionId !== client.root) return message;
+    const { sessionId: _root, ...rest } = message;
+    return rest;
+  }
+
+  #adopt(client: Client, sessionId: unknown): void {
+    if (typeof sessionId === 'string') this.#owners.set(sessionId, client);
+  }
+
+  #forget(client: Client): void {
+    this.#clients.delete(client);
+    for (const [sessionId, owner] of this.#owners) if (owner === client) this.#owners.delete(sessionId);
+    for (const [id, pending] of this.#pending) if (pending.client === client) this.#pending.delete(id);
+  }
+
+  #request(method: string, params: Record<string, unknown>): Promise<Message> {
+    if (this.#closed) return Promise.reject(new Error('Browser closed'));
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#pending.set(id, { resolve });
+      this.#send({ id, method, params });
+    });
+  }
+
+  #send(message: Message): void {
+    this.transport.send(JSON.stringify(message));
+  }
+}
