@@ -11,6 +11,8 @@ export default defineConfig({
       // The one contract suite, run against the server over raw HTTP and through packages/client.
       { test: { ...shared, name: 'contract:http', include: ['test/contract/**/*.test.ts'], env: { CONTRACT_DRIVER: 'http' } } },
       { test: { ...shared, name: 'contract:client', include: ['test/contract/**/*.test.ts'], env: { CONTRACT_DRIVER: 'client' } } },
+      // Attacks on the service (issue 6), each reproduced through the public interface.
+      { test: { ...shared, name: 'security', include: ['test/security/**/*.test.ts'], env: { CONTRACT_DRIVER: 'http' } } },
     ],
   },
 });

@@ -1,10 +1,10 @@
 // Starts the server under Bun and drives one session through start → navigate → act → end, with one
-// CDP client attached through the server's CDP proxy.
+// CDP client attached through the server's CDP relay.
 // Run by .ci/run when Bun installs from npm: `node test/bun-smoke.mjs` with `bun` on PATH.
 import { spawn } from 'node:child_process';
 import { chromium } from 'playwright-core';
 
-const child = spawn('bun', ['packages/server/src/main.ts'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DECKHAND_CDP_PROXY: 'on' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn('bun', ['packages/server/src/main.ts'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
 const fail = (message) => {
   child.kill('SIGKILL');
   console.error(`bun smoke: ${message}`);
@@ -34,13 +34,13 @@ const id = started.data.sessionId;
 await post(`/v1/sessions/${id}/navigate`, { url: 'data:text/html,<button onclick="document.title=1">Go</button>' });
 const acted = await post(`/v1/sessions/${id}/act`, { input: { selector: 'button', method: 'click' } });
 if (!acted.data.result.success) fail(`act failed: ${acted.data.result.message}`);
-if (!started.data.cdpUrl.startsWith(url.replace(/^http/, 'ws'))) fail(`cdpUrl is not proxied: ${started.data.cdpUrl}`);
+if (!started.data.cdpUrl.startsWith(url.replace(/^http/, 'ws'))) fail(`cdpUrl is not the relay: ${started.data.cdpUrl}`);
 const observer = await chromium.connectOverCDP(started.data.cdpUrl);
 const title = await observer.contexts()[0].pages()[0].title();
 await observer.close();
-if (title !== '1') fail(`the page seen through the CDP proxy has title ${JSON.stringify(title)}`);
+if (title !== '1') fail(`the page seen through the CDP relay has title ${JSON.stringify(title)}`);
 await post(`/v1/sessions/${id}/end`, {});
 clearTimeout(timer);
 child.removeAllListeners('exit');
 child.kill('SIGTERM');
-console.log('bun smoke: start → navigate → act (seen through the CDP proxy) → end passed under Bun');
+console.log('bun smoke: start → navigate → act (seen through the CDP relay) → end passed under Bun');
