@@ -1,6 +1,7 @@
 // `npm run gen`: regenerates everything that describes the wire from openapi.yaml.
 //   packages/contract/src/gen/hey-api   zod schemas + TypeScript types (@hey-api/openapi-ts)
 //   packages/contract/src/gen/paths.gen.ts   the `paths` map (openapi-typescript)
+//   packages/contract/src/gen/operation-list.gen.ts   every operation: method, path, streams, websocket
 //   packages/server/src/gen/routes.gen.ts    @hono/zod-openapi routes built from the zod schemas
 //   packages/client/src/gen/operations.gen.ts typed openapi-fetch bindings, one function per operation
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { heyApiConfig } from './openapi-ts.config';
 import { loadOperations } from './operations';
 import { renderRoutes } from './render-routes';
 import { renderClientOperations } from './render-client';
+import { renderOperationList } from './render-operation-list';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const specPath = resolve(root, 'openapi.yaml');
@@ -31,6 +33,7 @@ await createClient({ ...heyApiConfig, logs: { level: 'silent' } });
 await write('packages/contract/src/gen/paths.gen.ts', header + astToString(await openapiTS(spec)));
 
 const operations = loadOperations(spec, await readFile(resolve(root, 'packages/contract/src/gen/hey-api/zod.gen.ts'), 'utf8'));
+await write('packages/contract/src/gen/operation-list.gen.ts', header + renderOperationList(operations));
 await write('packages/server/src/gen/routes.gen.ts', header + renderRoutes(operations));
 await write('packages/client/src/gen/operations.gen.ts', header + renderClientOperations(operations));
 console.log(`gen: ${operations.length} operations`);

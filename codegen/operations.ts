@@ -13,6 +13,8 @@ export interface Operation {
   responses: Record<string, { description: string; json?: string; sse: boolean }>;
   /** Succeeds with 101 Switching Protocols: a WebSocket endpoint, not a call an HTTP client makes. */
   websocket: boolean;
+  /** Needs no API key (`security: []`, or outside /v1). */
+  public: boolean;
 }
 
 type Json = Record<string, any>;
@@ -54,6 +56,7 @@ export function loadOperations(spec: Json, zodSource: string): Operation[] {
         params: ifExported(`z${id}Path`),
         responses,
         websocket: '101' in responses,
+        public: (Array.isArray(op.security) && op.security.length === 0) || !path.startsWith('/v1/'),
       });
     }
   }

@@ -39,5 +39,10 @@ export function renderRoutes(operations: Operation[]): string {
     '',
     operations.map(renderRoute).join('\n\n'),
     '',
+    `/** Every route by operation id: the table the server's handlers must cover. */`,
+    `export const routes = {`,
+    ...operations.map((op) => `  ${op.operationId},`),
+    `};`,
+    '',
   ].join('\n');
 }

@@ -1,13 +1,10 @@
-// The contract suite runs twice: over raw HTTP (fetch, paths read from openapi.yaml) and through
+// The contract suite runs twice: over raw HTTP (fetch, paths from the generated operation list) and through
 // packages/client's generated bindings. Both answer {status, headers, body, events}.
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { operationList, type HttpOperationId } from '@deckhand/contract';
 import { bindOperations, readEvents } from '@deckhand/client';
 import createClient from 'openapi-fetch';
 
-export type OperationId =
-  | 'getHealth' | 'getReadiness' | 'startSession' | 'navigate' | 'act' | 'observe' | 'extract'
-  | 'agentExecute' | 'endSession' | 'replaySession' | 'getBrowserSession' | 'updateBrowserSession' | 'getBrowserSessionDebug';
+export type OperationId = HttpOperationId;
 
 export interface Call {
   id?: string;
@@ -28,12 +25,6 @@ export interface Driver {
   call(op: OperationId, call?: Call): Promise<Reply>;
 }
 
-const spec = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8'));
-const routes = new Map<string, { method: string; path: string }>();
-for (const [path, item] of Object.entries<any>(spec.paths)) {
-  for (const method of ['get', 'post']) if (item[method]) routes.set(item[method].operationId, { method, path });
-}
-
 const isStream = (response: Response) => (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
 
 /** Raw SSE parsing kept independent of the client's reader: blank-line separated `data: ` chunks. */
@@ -48,7 +39,7 @@ export function httpDriver(baseUrl: string, defaults: Record<string, string> = {
   return {
     name: 'http',
     async call(op, { id, body, headers } = {}) {
-      const route = routes.get(op)!;
+      const route = operationList[op];
       const url = baseUrl + route.path.replace('{id}', encodeURIComponent(id ?? ''));
       const response = await fetch(url, {
         method: route.method.toUpperCase(),
@@ -69,8 +60,9 @@ export function clientDriver(baseUrl: string, defaults: Record<string, string> =
     async call(op, { id, body, headers } = {}) {
       const init = { headers, parseAs: 'stream' as const };
       const fn = ops[op] as (...args: unknown[]) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-      const args: unknown[] = routes.get(op)!.path.includes('{id}') ? [id] : [];
-      if (routes.get(op)!.method === 'post') args.push(body);
+      const route = operationList[op];
+      const args: unknown[] = route.path.includes('{id}') ? [id] : [];
+      if (route.method === 'post') args.push(body);
       const { data, error, response } = await fn(...args, init);
       // openapi-fetch has already read an error body into `error`; a success body is the stream in `data`.
       if (!response.ok) return { status: response.status, headers: response.headers, body: error };

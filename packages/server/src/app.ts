@@ -1,4 +1,4 @@
-// The Hono app: request ids, body limit, auth, the generated routes, and one error mapping.
+// The Hono app: request ids, body limit, auth, the handler table on the generated routes, one error mapping.
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
@@ -8,11 +8,12 @@ import type { AppEnv } from './env';
 import { authenticate } from './auth';
 import { errorBody, toErrorResponse, validationError } from './errors';
 import type { Logger } from './logger';
+import { registerHandlers } from './route';
 import type { RouteDeps } from './routes/deps';
-import { compatRoutes } from './routes/compat';
-import { metaRoutes } from './routes/meta';
-import { operationRoutes } from './routes/operations';
-import { cdpRoute, sessionRoutes } from './routes/sessions';
+import { compatHandlers } from './routes/compat';
+import { metaHandlers, serveContract } from './routes/meta';
+import { operationHandlers } from './routes/operations';
+import { sessionHandlers } from './routes/sessions';
 
 export interface AppDeps extends RouteDeps {
   logger: Logger;
@@ -52,13 +53,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }),
   );
   app.use(emptyJsonIsEmptyObject);
-  cdpRoute(app);
-  app.use('/v1/*', authenticate(deps.config.apiKeys));
-
-  metaRoutes(app, deps);
-  sessionRoutes(app, deps);
-  operationRoutes(app, deps);
-  compatRoutes(app, deps);
+  serveContract(app, deps.specText);
+  registerHandlers(
+    app,
+    { ...metaHandlers(deps), ...sessionHandlers(deps), ...operationHandlers(deps), ...compatHandlers(deps) },
+    authenticate(deps.config.apiKeys),
+  );
 
   app.notFound((c) => c.json(errorBody('route_not_found', `No route for ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => toErrorResponse(c, error));

@@ -233,3 +233,21 @@ export const connectCdp = createRoute({
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
+
+/** Every route by operation id: the table the server's handlers must cover. */
+export const routes = {
+  getHealth,
+  getReadiness,
+  startSession,
+  navigate,
+  act,
+  observe,
+  extract,
+  agentExecute,
+  endSession,
+  replaySession,
+  getBrowserSession,
+  updateBrowserSession,
+  getBrowserSessionDebug,
+  connectCdp,
+};

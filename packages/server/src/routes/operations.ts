@@ -1,15 +1,12 @@
 // Session operations: navigate, act, observe, extract, agentExecute. Validate → look up → core → shape.
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { DeckhandError } from '@deckhand/core';
-import { act, agentExecute, extract, navigate, observe } from '../gen/routes.gen';
-import type { AppEnv } from '../env';
 import { respond, wantsStream } from '../respond';
-import { handle } from '../route';
+import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
 
 type CommonHeaders = { 'x-stream-response'?: string; 'x-model-api-key'?: string; 'browserbase-cache-bypass'?: string };
 
-export function operationRoutes(app: OpenAPIHono<AppEnv>, { sessions, config }: RouteDeps): void {
+export function operationHandlers({ sessions, config }: RouteDeps): Pick<Handlers, 'navigate' | 'act' | 'observe' | 'extract' | 'agentExecute'> {
   /** Looks the session up (404/410 before any stream opens) and reads the common headers. */
   const prepare = (projectId: string, id: string, headers: CommonHeaders, streamResponse: boolean | undefined) => ({
     session: sessions.get(projectId, id),
@@ -18,37 +15,39 @@ export function operationRoutes(app: OpenAPIHono<AppEnv>, { sessions, config }: 
     cacheBypass: headers['browserbase-cache-bypass'] === 'true',
   });
 
-  handle(app, navigate, (c) => {
-    const body = c.req.valid('json');
-    const { session, stream } = prepare(c.get('projectId'), c.req.valid('param').id, c.req.valid('header'), body.streamResponse);
-    return respond(c, config.heartbeatMs, { stream, run: (ctx) => session.navigate(body, ctx) });
-  });
+  return {
+    navigate: (c) => {
+      const body = c.req.valid('json');
+      const { session, stream } = prepare(c.get('projectId'), c.req.valid('param').id, c.req.valid('header'), body.streamResponse);
+      return respond<'navigate'>(c, config.heartbeatMs, { stream, run: (ctx) => session.navigate(body, ctx) });
+    },
 
-  handle(app, act, (c) => {
-    const body = c.req.valid('json');
-    const { session, stream, modelApiKey, cacheBypass } = prepare(c.get('projectId'), c.req.valid('param').id, c.req.valid('header'), body.streamResponse);
-    let cacheStatus: 'HIT' | 'MISS' | undefined;
-    return respond(c, config.heartbeatMs, {
-      stream,
-      run: (ctx) => session.act(body, { ...ctx, modelApiKey, cacheBypass, onCacheStatus: (s: 'HIT' | 'MISS') => (cacheStatus = s) }),
-      headers: (): Record<string, string> => (cacheStatus ? { 'browserbase-cache-status': cacheStatus } : {}),
-    });
-  });
+    act: (c) => {
+      const body = c.req.valid('json');
+      const { session, stream, modelApiKey, cacheBypass } = prepare(c.get('projectId'), c.req.valid('param').id, c.req.valid('header'), body.streamResponse);
+      let cacheStatus: 'HIT' | 'MISS' | undefined;
+      return respond<'act'>(c, config.heartbeatMs, {
+        stream,
+        run: (ctx) => session.act(body, { ...ctx, modelApiKey, cacheBypass, onCacheStatus: (s: 'HIT' | 'MISS') => (cacheStatus = s) }),
+        headers: (): Record<string, string> => (cacheStatus ? { 'browserbase-cache-status': cacheStatus } : {}),
+      });
+    },
 
-  handle(app, observe, (c) => {
-    const body = c.req.valid('json');
-    const { session, stream, modelApiKey } = prepare(c.get('projectId'), c.req.valid('param').id, c.req.valid('header'), body.streamResponse);
-    return respond(c, config.heartbeatMs, { stream, run: (ctx) => session.observe(body, { ...ctx, modelApiKey }) });
-  });
+    observe: (c) => {
+      const body = c.req.valid('json');
+      const { session, stream, modelApiKey } = prepare(c.get('projectId'), c.req.valid('param').id, c.req.valid('header'), body.streamResponse);
+      return respond<'observe'>(c, config.heartbeatMs, { stream, run: (ctx) => session.observe(body, { ...ctx, modelApiKey }) });
+    },
 
-  handle(app, extract, (c) => {
-    const body = c.req.valid('json');
-    const { session, stream, modelApiKey } = prepare(c.get('projectId'), c.req.valid('param').id, c.req.valid('header'), body.streamResponse);
-    return respond(c, config.heartbeatMs, { stream, run: (ctx) => session.extract(body, { ...ctx, modelApiKey }) });
-  });
+    extract: (c) => {
+      const body = c.req.valid('json');
+      const { session, stream, modelApiKey } = prepare(c.get('projectId'), c.req.valid('param').id, c.req.valid('header'), body.streamResponse);
+      return respond<'extract'>(c, config.heartbeatMs, { stream, run: (ctx) => session.extract(body, { ...ctx, modelApiKey }) });
+    },
 
-  handle(app, agentExecute, (c) => {
-    sessions.get(c.get('projectId'), c.req.valid('param').id);
-    throw new DeckhandError('not_implemented', 'agentExecute is not available yet in this server; use act, observe and extract');
-  });
+    agentExecute: async (c) => {
+      sessions.get(c.get('projectId'), c.req.valid('param').id);
+      throw new DeckhandError('not_implemented', 'agentExecute is not available yet in this server; use act, observe and extract');
+    },
+  };
 }

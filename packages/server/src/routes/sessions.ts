@@ -1,38 +1,32 @@
-// Session lifecycle: start, end, replay.
-import type { OpenAPIHono } from '@hono/zod-openapi';
+// Session lifecycle: start, end, replay, and the CDP relay's plain-GET answer.
 import { DeckhandError } from '@deckhand/core';
-import { connectCdp, endSession, replaySession, startSession } from '../gen/routes.gen';
-import type { AppEnv } from '../env';
-import { handle } from '../route';
+import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
 
-export function sessionRoutes(app: OpenAPIHono<AppEnv>, { sessions, cdp }: RouteDeps): void {
-  handle(app, startSession, async (c) => {
-    const body = c.req.valid('json');
-    const modelApiKey = c.req.valid('header')['x-model-api-key'] || undefined;
-    const projectId = c.get('projectId');
-    const session = await sessions.start(projectId, body, { modelApiKey });
-    return c.json({ success: true, data: { sessionId: session.id, available: true, cdpUrl: cdp.urlFor(c.req.url, session, projectId) } });
-  });
+export function sessionHandlers({ sessions, cdp }: RouteDeps): Pick<Handlers, 'startSession' | 'endSession' | 'replaySession' | 'connectCdp'> {
+  return {
+    startSession: async (c) => {
+      const body = c.req.valid('json');
+      const modelApiKey = c.req.valid('header')['x-model-api-key'] || undefined;
+      const projectId = c.get('projectId');
+      const session = await sessions.start(projectId, body, { modelApiKey });
+      return c.json({ success: true as const, data: { sessionId: session.id, available: true, cdpUrl: cdp.urlFor(c.req.url, session, projectId) } }, 200);
+    },
 
-  handle(app, endSession, async (c) => {
-    await sessions.end(c.get('projectId'), c.req.valid('param').id);
-    return c.json({ success: true });
-  });
+    endSession: async (c) => {
+      await sessions.end(c.get('projectId'), c.req.valid('param').id);
+      return c.json({ success: true as const }, 200);
+    },
 
-  handle(app, replaySession, (c) => {
-    const session = sessions.get(c.get('projectId'), c.req.valid('param').id);
-    return c.json({ success: true, data: session.replay() });
-  });
-}
+    replaySession: (c) => {
+      const session = sessions.get(c.get('projectId'), c.req.valid('param').id);
+      return c.json({ success: true as const, data: session.replay() }, 200);
+    },
 
-/**
- * GET /v1/sessions/{id}/cdp without an upgrade. The upgrade itself never reaches the app: the
- * runtime adapter relays it (see cdp-proxy.ts). Its token replaces the API key, so this route is
- * registered before the auth middleware.
- */
-export function cdpRoute(app: OpenAPIHono<AppEnv>): void {
-  handle(app, connectCdp, () => {
-    throw new DeckhandError('upgrade_required', 'This is a WebSocket endpoint: connect with a CDP client such as Playwright connectOverCDP');
-  });
+    // The upgrade itself never reaches the app: the runtime adapter joins it to the browser (cdp-proxy.ts).
+    // Its token replaces the API key, so the route is public.
+    connectCdp: () => {
+      throw new DeckhandError('upgrade_required', 'This is a WebSocket endpoint: connect with a CDP client such as Playwright connectOverCDP');
+    },
+  };
 }
