@@ -1,9 +1,9 @@
 // `npm run gen`: regenerates everything that describes the wire from openapi.yaml.
 //   packages/contract/src/gen/hey-api   zod schemas + TypeScript types (@hey-api/openapi-ts)
 //   packages/contract/src/gen/paths.gen.ts   the `paths` map (openapi-typescript)
-//   packages/contract/src/gen/operation-list.gen.ts   every operation: method, path, streams, websocket
+//   packages/contract/src/gen/endpoints.gen.ts   every endpoint: method, path, streams, websocket, public
 //   packages/server/src/gen/routes.gen.ts    @hono/zod-openapi routes built from the zod schemas
-//   packages/client/src/gen/operations.gen.ts typed openapi-fetch bindings, one function per operation
+//   packages/client/src/gen/endpoints.gen.ts typed openapi-fetch bindings, one function per endpoint
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,10 +11,10 @@ import { createClient } from '@hey-api/openapi-ts';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
 import { heyApiConfig } from './openapi-ts.config';
-import { loadOperations } from './operations';
+import { loadEndpoints } from './endpoints';
 import { renderRoutes } from './render-routes';
-import { renderClientOperations } from './render-client';
-import { renderOperationList } from './render-operation-list';
+import { renderClientEndpoints } from './render-client';
+import { renderEndpointList } from './render-endpoint-list';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const specPath = resolve(root, 'openapi.yaml');
@@ -32,8 +32,8 @@ const spec = parse(await readFile(specPath, 'utf8'));
 await createClient({ ...heyApiConfig, logs: { level: 'silent' } });
 await write('packages/contract/src/gen/paths.gen.ts', header + astToString(await openapiTS(spec)));
 
-const operations = loadOperations(spec, await readFile(resolve(root, 'packages/contract/src/gen/hey-api/zod.gen.ts'), 'utf8'));
-await write('packages/contract/src/gen/operation-list.gen.ts', header + renderOperationList(operations));
-await write('packages/server/src/gen/routes.gen.ts', header + renderRoutes(operations));
-await write('packages/client/src/gen/operations.gen.ts', header + renderClientOperations(operations));
-console.log(`gen: ${operations.length} operations`);
+const endpoints = loadEndpoints(spec, await readFile(resolve(root, 'packages/contract/src/gen/hey-api/zod.gen.ts'), 'utf8'));
+await write('packages/contract/src/gen/endpoints.gen.ts', header + renderEndpointList(endpoints));
+await write('packages/server/src/gen/routes.gen.ts', header + renderRoutes(endpoints));
+await write('packages/client/src/gen/endpoints.gen.ts', header + renderClientEndpoints(endpoints));
+console.log(`gen: ${endpoints.length} endpoints`);

@@ -1,7 +1,7 @@
 // Renders one typed openapi-fetch call per operation: the client's bindings.
-import type { Operation } from './operations';
+import type { Endpoint } from './endpoints';
 
-function renderCall(op: Operation): string {
+function renderCall(op: Endpoint): string {
   const hasPath = op.path.includes('{');
   const args: string[] = [];
   const init: string[] = [];
@@ -20,7 +20,7 @@ function renderCall(op: Operation): string {
   return `    ${op.operationId}: (${args.join(', ')}) => client.${verb}('${op.path}', { ${init.join(', ')} } as never),`;
 }
 
-export function renderClientOperations(operations: Operation[]): string {
+export function renderClientEndpoints(endpoints: Endpoint[]): string {
   return [
     `import type { Client } from 'openapi-fetch';`,
     `import type { paths } from '@deckhand/contract';`,
@@ -30,13 +30,13 @@ export function renderClientOperations(operations: Operation[]): string {
     `export type ApiClient = Client<paths, 'application/json'>;`,
     '',
     `/** One typed call per HTTP operation of openapi.yaml (WebSocket endpoints are for CDP clients). */`,
-    `export function bindOperations(client: ApiClient) {`,
+    `export function bindEndpoints(client: ApiClient) {`,
     `  return {`,
-    ...operations.filter((op) => !op.websocket).map(renderCall),
+    ...endpoints.filter((op) => !op.websocket).map(renderCall),
     `  };`,
     `}`,
     '',
-    `export type Operations = ReturnType<typeof bindOperations>;`,
+    `export type Endpoints = ReturnType<typeof bindEndpoints>;`,
     '',
   ].join('\n');
 }

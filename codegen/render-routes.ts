@@ -1,9 +1,9 @@
 // Renders one @hono/zod-openapi route per operation, wired to the generated zod schemas.
-import type { Operation } from './operations';
+import type { Endpoint } from './endpoints';
 
 const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
-function renderRoute(op: Operation): string {
+function renderRoute(op: Endpoint): string {
   const request: string[] = [];
   if (op.params) request.push(`params: z.${op.params}`);
   if (op.headers) request.push(`headers: z.${op.headers}`);
@@ -32,16 +32,16 @@ function renderRoute(op: Operation): string {
   ].join('\n');
 }
 
-export function renderRoutes(operations: Operation[]): string {
+export function renderRoutes(endpoints: Endpoint[]): string {
   return [
     `import { createRoute } from '@hono/zod-openapi';`,
     `import { z } from '@deckhand/contract';`,
     '',
-    operations.map(renderRoute).join('\n\n'),
+    endpoints.map(renderRoute).join('\n\n'),
     '',
     `/** Every route by operation id: the table the server's handlers must cover. */`,
     `export const routes = {`,
-    ...operations.map((op) => `  ${op.operationId},`),
+    ...endpoints.map((op) => `  ${op.operationId},`),
     `};`,
     '',
   ].join('\n');

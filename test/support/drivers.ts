@@ -1,10 +1,10 @@
 // The contract suite runs twice: over raw HTTP (fetch, paths from the generated operation list) and through
 // packages/client's generated bindings. Both answer {status, headers, body, events}.
-import { operationList, type HttpOperationId } from '@deckhand/contract';
-import { bindOperations, readEvents } from '@deckhand/client';
+import { endpoints, type HttpEndpointId } from '@deckhand/contract';
+import { bindEndpoints, readEvents } from '@deckhand/client';
 import createClient from 'openapi-fetch';
 
-export type OperationId = HttpOperationId;
+export type EndpointId = HttpEndpointId;
 
 export interface Call {
   id?: string;
@@ -22,7 +22,7 @@ export interface Reply {
 
 export interface Driver {
   name: 'http' | 'client';
-  call(op: OperationId, call?: Call): Promise<Reply>;
+  call(op: EndpointId, call?: Call): Promise<Reply>;
 }
 
 const isStream = (response: Response) => (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
@@ -39,7 +39,7 @@ export function httpDriver(baseUrl: string, defaults: Record<string, string> = {
   return {
     name: 'http',
     async call(op, { id, body, headers } = {}) {
-      const route = operationList[op];
+      const route = endpoints[op];
       const url = baseUrl + route.path.replace('{id}', encodeURIComponent(id ?? ''));
       const response = await fetch(url, {
         method: route.method.toUpperCase(),
@@ -54,13 +54,13 @@ export function httpDriver(baseUrl: string, defaults: Record<string, string> = {
 }
 
 export function clientDriver(baseUrl: string, defaults: Record<string, string> = {}): Driver {
-  const ops = bindOperations(createClient({ baseUrl, headers: defaults }));
+  const ops = bindEndpoints(createClient({ baseUrl, headers: defaults }));
   return {
     name: 'client',
     async call(op, { id, body, headers } = {}) {
       const init = { headers, parseAs: 'stream' as const };
       const fn = ops[op] as (...args: unknown[]) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-      const route = operationList[op];
+      const route = endpoints[op];
       const args: unknown[] = route.path.includes('{id}') ? [id] : [];
       if (route.method === 'post') args.push(body);
       const { data, error, response } = await fn(...args, init);

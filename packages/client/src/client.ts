@@ -2,7 +2,7 @@
 // that streams by default, reports log lines, and returns the operation's `data`.
 import createClient from 'openapi-fetch';
 import type { ErrorResponse, LogLine, StreamEvent, components } from '@deckhand/contract';
-import { bindOperations, type ApiClient, type Operations } from './gen/operations.gen';
+import { bindEndpoints, type ApiClient, type Endpoints } from './gen/endpoints.gen';
 import { DeckhandApiError } from './errors';
 import { readEvents } from './sse';
 
@@ -54,7 +54,7 @@ export function createDeckhandClient(options: DeckhandClientOptions) {
   if (options.apiKey) headers['x-bb-api-key'] = options.apiKey;
   if (options.modelApiKey) headers['x-model-api-key'] = options.modelApiKey;
   const api: ApiClient = createClient({ baseUrl: options.baseUrl, headers, fetch: options.fetch });
-  const ops: Operations = bindOperations(api);
+  const ops: Endpoints = bindEndpoints(api);
 
   async function unwrap<T>(call: Promise<Answer>): Promise<T> {
     const { data, error, response } = await call;

@@ -2,4 +2,4 @@
 export { createDeckhandClient, type DeckhandClient, type DeckhandClientOptions, type DeckhandSession, type CallOptions } from './client';
 export { DeckhandApiError } from './errors';
 export { readEvents } from './sse';
-export { bindOperations, type Operations } from './gen/operations.gen';
+export { bindEndpoints, type Endpoints } from './gen/endpoints.gen';

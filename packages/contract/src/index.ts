@@ -2,4 +2,4 @@
 export * as z from './gen/hey-api/zod.gen';
 export type * from './gen/hey-api/types.gen';
 export type { paths, components, operations } from './gen/paths.gen';
-export { operationList, type HttpOperationId, type OperationId, type StreamingOperationId } from './gen/operation-list.gen';
+export { endpoints, type HttpEndpointId, type EndpointId, type StreamingEndpointId } from './gen/endpoints.gen';

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import type { LogLine, OpContext } from '@deckhand/core';
-import type { StreamingOperationId } from '@deckhand/contract';
+import type { StreamingEndpointId } from '@deckhand/contract';
 import type { AppEnv } from './env';
 import { asDeckhandError, unexpectedMessage } from './errors';
 import type { ResultOf } from './route';
@@ -20,7 +20,7 @@ export interface Operation<T> {
   headers?: () => Record<string, string>;
 }
 
-export async function respond<K extends StreamingOperationId>(c: Context<AppEnv>, heartbeatMs: number, op: Operation<ResultOf<K>>): Promise<Response> {
+export async function respond<K extends StreamingEndpointId>(c: Context<AppEnv>, heartbeatMs: number, op: Operation<ResultOf<K>>): Promise<Response> {
   const logger = c.get('logger');
   const requestId = c.get('requestId');
   const debugLog = (line: LogLine) => logger.debug(line.message, { requestId, category: line.category });

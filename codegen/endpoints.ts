@@ -1,6 +1,8 @@
-// Reads the operations of openapi.yaml into the small model the route and client renderers need.
+// Reads the endpoints (OpenAPI operations) of openapi.yaml into the small model the renderers need.
+// Words: an endpoint is the wire's (operationId, method, path); an operation is what a session does
+// (core's operations/: act, observe, extract, navigate), which one or more endpoints expose.
 
-export interface Operation {
+export interface Endpoint {
   operationId: string;
   method: 'get' | 'post';
   path: string;
@@ -26,17 +28,17 @@ function resolveResponse(spec: Json, response: Json): Json {
   return response.$ref ? spec.components.responses[refName(response.$ref)] : response;
 }
 
-export function loadOperations(spec: Json, zodSource: string): Operation[] {
+export function loadEndpoints(spec: Json, zodSource: string): Endpoint[] {
   const exported = new Set([...zodSource.matchAll(/^export const (z\w+)/gm)].map((m) => m[1]));
   const ifExported = (name: string) => (exported.has(name) ? name : undefined);
-  const operations: Operation[] = [];
+  const endpoints: Endpoint[] = [];
   for (const [path, item] of Object.entries<Json>(spec.paths)) {
     for (const method of ['get', 'post'] as const) {
       const op = item[method];
       if (!op) continue;
       const id = pascal(op.operationId);
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
-      const responses: Operation['responses'] = {};
+      const responses: Endpoint['responses'] = {};
       for (const [status, raw] of Object.entries<Json>(op.responses)) {
         const response = resolveResponse(spec, raw);
         const json = response.content?.['application/json']?.schema?.$ref;
@@ -46,7 +48,7 @@ export function loadOperations(spec: Json, zodSource: string): Operation[] {
           sse: Boolean(response.content?.['text/event-stream']),
         };
       }
-      operations.push({
+      endpoints.push({
         operationId: op.operationId,
         method,
         path,
@@ -60,5 +62,5 @@ export function loadOperations(spec: Json, zodSource: string): Operation[] {
       });
     }
   }
-  return operations;
+  return endpoints;
 }

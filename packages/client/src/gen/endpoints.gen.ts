@@ -7,7 +7,7 @@ export interface CallInit { headers?: Record<string, string>; signal?: AbortSign
 export type ApiClient = Client<paths, 'application/json'>;
 
 /** One typed call per HTTP operation of openapi.yaml (WebSocket endpoints are for CDP clients). */
-export function bindOperations(client: ApiClient) {
+export function bindEndpoints(client: ApiClient) {
   return {
     getHealth: (init: CallInit = {}) => client.GET('/healthz', { ...init } as never),
     getReadiness: (init: CallInit = {}) => client.GET('/readyz', { ...init } as never),
@@ -25,4 +25,4 @@ export function bindOperations(client: ApiClient) {
   };
 }
 
-export type Operations = ReturnType<typeof bindOperations>;
+export type Endpoints = ReturnType<typeof bindEndpoints>;
