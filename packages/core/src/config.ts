@@ -1,4 +1,5 @@
 // Core configuration: read once at the edge (env, CLI) into this typed object and passed down.
+import { resolve } from 'node:path';
 import { cacheDirFromEnv } from './cache/act-cache.js';
 import { DeckhandError } from './errors.js';
 import type { ModelEnv } from './models/model-config.js';
@@ -28,6 +29,8 @@ export interface CoreConfig {
   cacheDir: string;
   /** Act cache entries kept in memory (the disk holds all). */
   cacheMaxEntries: number;
+  /** Client-chosen profiles and downloads live under <dataDir>/<project>/ and nowhere else. */
+  dataDir: string;
 }
 
 export const DEFAULT_CORE_CONFIG: CoreConfig = {
@@ -42,6 +45,7 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   modelEnv: {},
   cacheDir: '',
   cacheMaxEntries: 1_000,
+  dataDir: '.deckhand/data',
 };
 
 /** What the model layer may read: provider keys and endpoints, cloud credentials, nothing else. */
@@ -58,6 +62,7 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>): 
     modelEnv: Object.fromEntries(Object.entries(env).filter(([name, value]) => value !== undefined && MODEL_ENV.test(name))),
     cacheDir: cacheDirFromEnv(env),
     cacheMaxEntries: envInteger(env, 'DECKHAND_CACHE_MAX_ENTRIES', DEFAULT_CORE_CONFIG.cacheMaxEntries),
+    dataDir: resolve(env.DECKHAND_DATA_DIR || DEFAULT_CORE_CONFIG.dataDir),
   };
 }
 

@@ -27,7 +27,7 @@ export class SessionManager {
     }
     this.starting++;
     try {
-      const browser = await openBrowser(req, this.config);
+      const browser = await openBrowser(req, projectId, this.config);
       const session = new Session({
         projectId,
         settings: settingsFrom(req, this.config),
