@@ -6,10 +6,12 @@ import { createMiddleware } from 'hono/factory';
 import { DeckhandError } from '@deckhand/core';
 import type { AppEnv } from './env';
 import { authenticate } from './auth';
+import { limitsOf } from './config';
 import { errorBody, toErrorResponse, validationError } from './errors';
 import type { Logger } from './logger';
 import type { RouteDeps } from './routes/deps';
 import { compatRoutes } from './routes/compat';
+import { rateLimit } from './rate-limit';
 import { metaRoutes } from './routes/meta';
 import { operationRoutes } from './routes/operations';
 import { cdpRoute, sessionRoutes } from './routes/sessions';
@@ -54,6 +56,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use(emptyJsonIsEmptyObject);
   cdpRoute(app);
   app.use('/v1/*', authenticate(deps.config.apiKeys));
+  app.use('/v1/*', rateLimit((projectId) => limitsOf(deps.config, projectId)));
 
   metaRoutes(app, deps);
   sessionRoutes(app, deps);

@@ -293,7 +293,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "unprocessable" | "session_limit" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
+            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "unprocessable" | "session_limit" | "rate_limited" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
             /** @description For validation errors, one entry per problem. */
             issues?: components["schemas"]["ValidationIssue"][];
         };
@@ -918,10 +918,25 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The server's session limit is reached. */
+        /**
+         * @description `session_limit`: the server's session limit, or the project's, is reached (end a session and
+         *     retry). `rate_limited`: the project sent more requests than its rate allows.
+         */
         TooManySessions: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
+                "retry-after": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The project sent more requests than its rate allows (`rate_limited`). */
+        RateLimited: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "retry-after": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -991,6 +1006,8 @@ export interface components {
         RequestId: string;
         /** @description Whether a cached action answered this request. */
         CacheStatus: "HIT" | "MISS";
+        /** @description Whole seconds to wait before trying again. */
+        RetryAfter: number;
     };
     pathItems: never;
 }
@@ -1121,6 +1138,7 @@ export interface operations {
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1171,6 +1189,7 @@ export interface operations {
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ModelError"];
         };
@@ -1219,6 +1238,7 @@ export interface operations {
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ModelError"];
         };
@@ -1267,6 +1287,7 @@ export interface operations {
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ModelError"];
         };
@@ -1318,6 +1339,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["ModelError"];
@@ -1362,6 +1384,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1400,6 +1423,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1428,6 +1452,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1461,6 +1486,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1489,6 +1515,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -2,16 +2,17 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { DeckhandError } from '@deckhand/core';
 import { connectCdp, endSession, replaySession, startSession } from '../gen/routes.gen';
+import { limitsOf } from '../config';
 import type { AppEnv } from '../env';
 import { handle } from '../route';
 import type { RouteDeps } from './deps';
 
-export function sessionRoutes(app: OpenAPIHono<AppEnv>, { sessions, cdp }: RouteDeps): void {
+export function sessionRoutes(app: OpenAPIHono<AppEnv>, { sessions, cdp, config }: RouteDeps): void {
   handle(app, startSession, async (c) => {
     const body = c.req.valid('json');
     const modelApiKey = c.req.valid('header')['x-model-api-key'] || undefined;
     const projectId = c.get('projectId');
-    const session = await sessions.start(projectId, body, { modelApiKey });
+    const session = await sessions.start(projectId, body, { modelApiKey, projectMaxSessions: limitsOf(config, projectId).maxSessions });
     return c.json({ success: true, data: { sessionId: session.id, available: true, cdpUrl: cdp.urlFor(c.req.url, session, projectId) } });
   });
 

@@ -16,7 +16,7 @@ export type ErrorResponse = {
     /**
      * Stable machine-readable error code.
      */
-    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'unprocessable' | 'session_limit' | 'internal_error' | 'not_implemented' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
+    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'unprocessable' | 'session_limit' | 'rate_limited' | 'internal_error' | 'not_implemented' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
     /**
      * For validation errors, one entry per problem.
      */
@@ -821,7 +821,9 @@ export type StartSessionErrors = {
      */
     413: ErrorResponse;
     /**
-     * The server's session limit is reached.
+     * `session_limit`: the server's session limit, or the project's, is reached (end a session and
+     * retry). `rate_limited`: the project sent more requests than its rate allows.
+     *
      */
     429: ErrorResponse;
     /**
@@ -905,6 +907,10 @@ export type NavigateErrors = {
      */
     413: ErrorResponse;
     /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
+    /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
@@ -984,6 +990,10 @@ export type ActErrors = {
      * The request body is larger than the server accepts.
      */
     413: ErrorResponse;
+    /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
     /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
@@ -1065,6 +1075,10 @@ export type ObserveErrors = {
      */
     413: ErrorResponse;
     /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
+    /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
@@ -1144,6 +1158,10 @@ export type ExtractErrors = {
      * The request body is larger than the server accepts.
      */
     413: ErrorResponse;
+    /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
     /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
@@ -1233,6 +1251,10 @@ export type AgentExecuteErrors = {
      */
     422: ErrorResponse;
     /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
+    /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
@@ -1305,6 +1327,10 @@ export type EndSessionErrors = {
      */
     410: ErrorResponse;
     /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
+    /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
@@ -1369,6 +1395,10 @@ export type ReplaySessionErrors = {
      */
     410: ErrorResponse;
     /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
+    /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
@@ -1410,6 +1440,10 @@ export type GetBrowserSessionErrors = {
      * The session has ended, expired or its browser crashed.
      */
     410: ErrorResponse;
+    /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
     /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
@@ -1457,6 +1491,10 @@ export type UpdateBrowserSessionErrors = {
      */
     410: ErrorResponse;
     /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
+    /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
@@ -1498,6 +1536,10 @@ export type GetBrowserSessionDebugErrors = {
      * The session has ended, expired or its browser crashed.
      */
     410: ErrorResponse;
+    /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
     /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */

@@ -25,6 +25,7 @@ export const zErrorResponse = z.strictObject({
         'payload_too_large',
         'unprocessable',
         'session_limit',
+        'rate_limited',
         'internal_error',
         'not_implemented',
         'model_error',
