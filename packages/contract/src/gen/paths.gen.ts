@@ -639,16 +639,24 @@ export interface components {
             username?: string;
             password?: string;
         };
-        /** @description Options for launching (or connecting to) a local Chromium. */
+        /**
+         * @description Options for launching (or connecting to) a local Chromium. The client chooses how it looks,
+         *     never what the server runs or where it writes: a refused option is a 400 naming it.
+         */
         LaunchOptions: {
+            /** @description Chromium switches from the server's allowlist (window size, language, harmless features; see the README). */
             args?: string[];
+            /** @description Accepted only when it resolves to one of the operator's Chromium binaries. */
             executablePath?: string;
+            /** @description Where DevTools listens is the server's choice: only 0 is accepted. */
             port?: number;
+            /** @description A profile directory relative to the project's data directory; it persists across sessions that name it. */
             userDataDir?: string;
             preserveUserDataDir?: boolean;
             headless?: boolean;
             devtools?: boolean;
             chromiumSandbox?: boolean;
+            /** @description Playwright defaults to drop: `--enable-automation`, `--hide-scrollbars`, `--mute-audio` or `--disable-extensions`; `true` is refused. */
             ignoreDefaultArgs?: boolean | string[];
             proxy?: components["schemas"]["Proxy"];
             locale?: string;
@@ -658,6 +666,7 @@ export interface components {
             ignoreHTTPSErrors?: boolean;
             cdpUrl?: string;
             connectTimeoutMs?: number;
+            /** @description A directory relative to the project's data directory. */
             downloadsPath?: string;
             acceptDownloads?: boolean;
         };

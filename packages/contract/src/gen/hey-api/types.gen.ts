@@ -450,17 +450,34 @@ export type Proxy = {
 };
 
 /**
- * Options for launching (or connecting to) a local Chromium.
+ * Options for launching (or connecting to) a local Chromium. The client chooses how it looks,
+ * never what the server runs or where it writes: a refused option is a 400 naming it.
+ *
  */
 export type LaunchOptions = {
+    /**
+     * Chromium switches from the server's allowlist (window size, language, harmless features; see the README).
+     */
     args?: Array<string>;
+    /**
+     * Accepted only when it resolves to one of the operator's Chromium binaries.
+     */
     executablePath?: string;
+    /**
+     * Where DevTools listens is the server's choice: only 0 is accepted.
+     */
     port?: number;
+    /**
+     * A profile directory relative to the project's data directory; it persists across sessions that name it.
+     */
     userDataDir?: string;
     preserveUserDataDir?: boolean;
     headless?: boolean;
     devtools?: boolean;
     chromiumSandbox?: boolean;
+    /**
+     * Playwright defaults to drop: `--enable-automation`, `--hide-scrollbars`, `--mute-audio` or `--disable-extensions`; `true` is refused.
+     */
     ignoreDefaultArgs?: boolean | Array<string>;
     proxy?: Proxy;
     locale?: string;
@@ -470,6 +487,9 @@ export type LaunchOptions = {
     ignoreHTTPSErrors?: boolean;
     cdpUrl?: string;
     connectTimeoutMs?: number;
+    /**
+     * A directory relative to the project's data directory.
+     */
     downloadsPath?: string;
     acceptDownloads?: boolean;
 };

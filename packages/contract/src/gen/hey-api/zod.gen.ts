@@ -435,7 +435,9 @@ export const zProxy = z.strictObject({
 });
 
 /**
- * Options for launching (or connecting to) a local Chromium.
+ * Options for launching (or connecting to) a local Chromium. The client chooses how it looks,
+ * never what the server runs or where it writes: a refused option is a 400 naming it.
+ *
  */
 export const zLaunchOptions = z.strictObject({
     args: z.array(z.string()).optional(),
