@@ -87,14 +87,15 @@ describe('launch policy', () => {
     const project = join(dataDir, 'local');
     mkdirSync(project, { recursive: true });
     symlinkSync(outside, join(project, 'escape'));
-    for (const userDataDir of ['../../etc', '/tmp/x', 'escape', 'escape/profile', 'a/../../b', 'nul\u0000byte']) {
+    const absolute = join(scratch, 'absolute-profile');
+    for (const userDataDir of ['../../etc', absolute, 'escape', 'escape/profile', 'a/../../b', 'nul\u0000byte']) {
       const error = expectError(await startWith({ userDataDir }), 400, 'validation_error');
       expect(error.issues?.[0]?.path, userDataDir).toBe('browser.launchOptions.userDataDir');
     }
     const downloads = expectError(await startWith({ downloadsPath: '../other-project' }), 400, 'validation_error');
     expect(downloads.issues?.[0]?.path).toBe('browser.launchOptions.downloadsPath');
     expect(existsSync(join(outside, 'profile'))).toBe(false);
-    expect(existsSync('/tmp/x/Default')).toBe(false);
+    expect(existsSync(absolute)).toBe(false);
   });
 
   it('puts an allowed userDataDir in the project\'s directory, where it persists across sessions', async () => {

@@ -61,7 +61,7 @@ const WEIGHTED_TAG = `${TAG}(;q=[01](\\.\\d{1,3})?)?`;
 const LANGUAGE_TAG = new RegExp(`^${TAG}$`);
 const LANGUAGE_LIST = new RegExp(`^${WEIGHTED_TAG}(,${WEIGHTED_TAG})*$`);
 
-export const ALLOWED_SWITCHES: Readonly<Record<string, SwitchRule>> = {
+const ALLOWED_SWITCHES: Readonly<Record<string, SwitchRule>> = {
   // Window and display.
   'window-size': matching(/^\d{1,5},\d{1,5}$/, 'WIDTH,HEIGHT'),
   'window-position': matching(/^-?\d{1,5},-?\d{1,5}$/, 'X,Y'),
