@@ -40,7 +40,7 @@ describe('auth', () => {
     expect(() => loadServerConfig({ HOST: '0.0.0.0' })).toThrow(/without API keys/);
     expect(loadServerConfig({ HOST: '0.0.0.0', DECKHAND_API_KEYS: 'k:p' }).apiKeys.get('k')).toBe('p');
     expect(loadServerConfig({ HOST: '127.0.0.1' }).apiKeys.size).toBe(0);
-    expect([...parseApiKeys('# comment\na:one\nb:two, c:three')]).toEqual([['a', 'one'], ['b', 'two'], ['c', 'three']]);
+    expect(parseApiKeys('# comment\na:one\nb:two, c:three').map(({ key, projectId }) => [key, projectId])).toEqual([['a', 'one'], ['b', 'two'], ['c', 'three']]);
     expect(() => parseApiKeys('just-a-key')).toThrow(/key:projectId/);
     expect(loadServerConfig({ PORT: '0' }).port).toBe(0);
     expect(() => loadServerConfig({ PORT: 'eighty' })).toThrow(/PORT must be an integer of at least 0/);

@@ -1,4 +1,5 @@
 // Core configuration: read once at the edge (env, CLI) into this typed object and passed down.
+import { resolve } from 'node:path';
 import { cacheDirFromEnv } from './cache/act-cache.js';
 import { DeckhandError } from './errors.js';
 import type { ModelEnv } from './models/model-config.js';
@@ -30,6 +31,8 @@ export interface CoreConfig {
   cacheMaxEntries: number;
   /** Hosts (`host` or `host:port`, `*` for any) a session may attach to with browser.cdpUrl. */
   cdpAttachHosts: string[];
+  /** Client-chosen profiles and downloads live under <dataDir>/<project>/ and nowhere else. */
+  dataDir: string;
 }
 
 export const DEFAULT_CORE_CONFIG: CoreConfig = {
@@ -45,6 +48,7 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   cacheDir: '',
   cacheMaxEntries: 1_000,
   cdpAttachHosts: ['*'],
+  dataDir: '.deckhand/data',
 };
 
 /** What the server tells the core about itself: a shared service (API keys configured) is locked down by default. */
@@ -67,6 +71,7 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, m
     cacheDir: cacheDirFromEnv(env),
     cacheMaxEntries: envInteger(env, 'DECKHAND_CACHE_MAX_ENTRIES', DEFAULT_CORE_CONFIG.cacheMaxEntries),
     cdpAttachHosts: envList(env, 'DECKHAND_CDP_ATTACH_HOSTS') ?? (mode.shared ? [] : ['*']),
+    dataDir: resolve(env.DECKHAND_DATA_DIR || DEFAULT_CORE_CONFIG.dataDir),
   };
 }
 

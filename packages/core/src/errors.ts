@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   unprocessable: 422,
   upgrade_required: 426,
   session_limit: 429,
+  rate_limited: 429,
   internal_error: 500,
   not_implemented: 501,
   model_error: 502,
@@ -34,6 +35,8 @@ export class DeckhandError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly issues?: ValidationIssue[],
+    /** For a 429: whole seconds (at least 1) to wait before trying again, sent as the retry-after header. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'DeckhandError';

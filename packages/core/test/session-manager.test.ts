@@ -65,6 +65,29 @@ describe('limits', () => {
     expect(second.state).toBe('ended');
   });
 
+  it('refuses a project its sessions past its own limit, with a retry hint, while other projects start', async () => {
+    const manager = testManager({ maxSessions: 4 });
+    const limit = { projectMaxSessions: 1 };
+    const [first, other] = await Promise.all([manager.start('alpha', { modelName: 'builtin/none' }, limit), manager.start('beta', { modelName: 'builtin/none' }, limit)]);
+    await expect(manager.start('alpha', { modelName: 'builtin/none' }, limit)).rejects.toMatchObject({
+      code: 'session_limit',
+      status: 429,
+      retryAfterSeconds: expect.any(Number),
+    });
+    await manager.end('alpha', first.id);
+    await manager.start('alpha', { modelName: 'builtin/none' }, limit);
+    await manager.shutdown();
+    expect(other.state).toBe('ended');
+  });
+
+  it('counts a project\'s sessions still starting against its limit', async () => {
+    const manager = testManager({ maxSessions: 4 });
+    const limit = { projectMaxSessions: 1 };
+    const results = await Promise.allSettled([1, 2, 3].map(() => manager.start('alpha', { modelName: 'builtin/none' }, limit)));
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected', 'rejected']);
+    await manager.shutdown();
+  });
+
   it('expires an idle session and kills its browser', async () => {
     const manager = testManager({ idleTimeoutMs: 400 });
     const session = await manager.start('alpha', { modelName: 'builtin/none' });

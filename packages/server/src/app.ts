@@ -6,6 +6,7 @@ import { createMiddleware } from 'hono/factory';
 import { DeckhandError } from '@deckhand/core';
 import type { AppEnv } from './env';
 import { authenticate } from './auth';
+import { limitsOf } from './config';
 import { errorBody, toErrorResponse, validationError } from './errors';
 import type { Logger } from './logger';
 import { registerHandlers } from './route';
@@ -14,6 +15,7 @@ import { compatHandlers } from './routes/compat';
 import { metaHandlers, serveContract } from './routes/meta';
 import { operationHandlers } from './routes/operations';
 import { sessionHandlers } from './routes/sessions';
+import { rateLimit } from './rate-limit';
 
 export interface AppDeps extends RouteDeps {
   logger: Logger;
@@ -57,7 +59,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerHandlers(
     app,
     { ...metaHandlers(deps), ...sessionHandlers(deps), ...operationHandlers(deps), ...compatHandlers(deps) },
-    authenticate(deps.config.apiKeys),
+    [authenticate(deps.config.apiKeys), rateLimit((projectId) => limitsOf(deps.config, projectId))],
   );
 
   app.notFound((c) => c.json(errorBody('route_not_found', `No route for ${c.req.method} ${c.req.path}`), 404));

@@ -7,6 +7,10 @@ export interface ServerConfig {
   port: number;
   /** API key → project id. Empty: unauthenticated use, allowed only on loopback. */
   apiKeys: Map<string, string>;
+  /** Limits of each configured project: what its keys say, else the server-wide defaults. */
+  projectLimits: Map<string, ProjectLimits>;
+  /** Limits of a project no key names (the open project of a keyless server). */
+  defaultProjectLimits: ProjectLimits;
   bodyLimitBytes: number;
   /** Interval of the SSE comment heartbeat. */
   heartbeatMs: number;
@@ -26,27 +30,111 @@ export function isLoopback(host: string): boolean {
   return LOOPBACK.test(host);
 }
 
-/** Parses `key:projectId` pairs separated by commas or newlines; `#` starts a comment line. */
-export function parseApiKeys(text: string): Map<string, string> {
-  const keys = new Map<string, string>();
+/** Per-project limits; an absent limit means none beyond the server-wide ones. */
+export interface ProjectLimits {
+  /** Live sessions of the project at once. */
+  maxSessions?: number;
+  /** Requests per second of the project, averaged (bursts of up to two seconds' worth pass). */
+  rate?: number;
+}
+
+export interface ApiKeyEntry {
+  key: string;
+  projectId: string;
+  /** Limits this entry sets for its project; 0 means none. */
+  limits: ProjectLimits;
+}
+
+const LIMIT_SEGMENT = /^(sessions|rate)=/;
+const KEY_FORMAT = 'API keys must be "key:projectId" pairs, optionally followed by ":sessions=N" and ":rate=R" (DECKHAND_API_KEYS / DECKHAND_API_KEYS_FILE)';
+
+/**
+ * Parses `key:projectId[:sessions=N][:rate=R]` entries separated by commas or newlines; `#` starts a
+ * comment line. The key may itself hold colons; the project id is the last segment before the limits.
+ * Messages never repeat a key.
+ */
+export function parseApiKeys(text: string): ApiKeyEntry[] {
+  const entries: ApiKeyEntry[] = [];
   for (const raw of text.split(/[,\n]/)) {
     const entry = raw.trim();
     if (!entry || entry.startsWith('#')) continue;
-    const colon = entry.lastIndexOf(':');
-    if (colon <= 0 || colon === entry.length - 1) {
-      throw new DeckhandError('validation_error', 'API keys must be "key:projectId" pairs (DECKHAND_API_KEYS / DECKHAND_API_KEYS_FILE)');
-    }
-    keys.set(entry.slice(0, colon), entry.slice(colon + 1));
+    const segments = entry.split(':');
+    const limits: ProjectLimits = {};
+    while (segments.length > 2 && LIMIT_SEGMENT.test(segments.at(-1)!)) setLimit(limits, segments.pop()!);
+    const projectId = segments.pop() ?? '';
+    const key = segments.join(':');
+    if (!key || !projectId) throw new DeckhandError('validation_error', KEY_FORMAT);
+    entries.push({ key, projectId, limits });
   }
-  return keys;
+  return entries;
+}
+
+function setLimit(limits: ProjectLimits, segment: string): void {
+  const [name, raw = ''] = segment.split('=') as ['sessions' | 'rate', string];
+  const field = name === 'sessions' ? 'maxSessions' : 'rate';
+  const value = limitValue(raw, name === 'sessions');
+  if (value === undefined || limits[field] !== undefined) {
+    throw new DeckhandError('validation_error', `${KEY_FORMAT}; "${name}" must be given once, as ${name === 'sessions' ? 'an integer' : 'a number'} of at least 0 (0: no limit)`);
+  }
+  limits[field] = value;
+}
+
+/** A limit of at least 0 (a whole number when `integer`), or undefined when malformed. */
+function limitValue(raw: string, integer: boolean): number | undefined {
+  const value = raw.trim() === '' ? NaN : Number(raw);
+  return Number.isFinite(value) && value >= 0 && (!integer || Number.isInteger(value)) ? value : undefined;
+}
+
+/** A server-wide default limit from the environment: 0 or absent-with-no-fallback means none. */
+function envLimit(env: Record<string, string | undefined>, name: string, fallback: number, integer: boolean): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = limitValue(raw, integer);
+  if (value === undefined) throw new DeckhandError('validation_error', `${name} must be ${integer ? 'an integer' : 'a number'} of at least 0 (0: no limit), got "${raw}"`);
+  return value;
+}
+
+/** 0 means no limit. */
+function limitsWithout0({ maxSessions, rate }: ProjectLimits): ProjectLimits {
+  return { ...(maxSessions ? { maxSessions } : {}), ...(rate ? { rate } : {}) };
+}
+
+/** Each project's limits: set on any of its keys (two keys may not disagree), else the defaults. */
+function limitsPerProject(entries: ApiKeyEntry[], defaults: ProjectLimits): Map<string, ProjectLimits> {
+  const given = new Map<string, ProjectLimits>();
+  for (const { projectId, limits } of entries) {
+    const merged = { ...given.get(projectId) };
+    for (const field of ['maxSessions', 'rate'] as const) {
+      const value = limits[field];
+      if (value === undefined) continue;
+      if (merged[field] !== undefined && merged[field] !== value) {
+        throw new DeckhandError('validation_error', `The keys of project "${projectId}" set different ${field === 'rate' ? 'rate' : 'sessions'} limits`);
+      }
+      merged[field] = value;
+    }
+    given.set(projectId, merged);
+  }
+  return new Map([...given].map(([projectId, limits]) => [projectId, limitsWithout0({ ...defaults, ...limits })]));
+}
+
+/** The limits a project's requests and sessions are held to. */
+export function limitsOf(config: ServerConfig, projectId: string): ProjectLimits {
+  return config.projectLimits.get(projectId) ?? config.defaultProjectLimits;
 }
 
 export function loadServerConfig(env: Record<string, string | undefined>): ServerConfig {
   const host = env.HOST || '127.0.0.1';
-  const apiKeys = parseApiKeys(env.DECKHAND_API_KEYS ?? '');
-  if (env.DECKHAND_API_KEYS_FILE) {
-    for (const [key, project] of parseApiKeys(readFileSync(env.DECKHAND_API_KEYS_FILE, 'utf8'))) apiKeys.set(key, project);
-  }
+  const entries = [
+    ...parseApiKeys(env.DECKHAND_API_KEYS ?? ''),
+    ...(env.DECKHAND_API_KEYS_FILE ? parseApiKeys(readFileSync(env.DECKHAND_API_KEYS_FILE, 'utf8')) : []),
+  ];
+  const apiKeys = new Map(entries.map(({ key, projectId }) => [key, projectId]));
+  // A shared server (keys configured) limits each project by default; one developer's open server does not.
+  const shared = apiKeys.size > 0;
+  const defaultProjectLimits: ProjectLimits = {
+    maxSessions: envLimit(env, 'DECKHAND_PROJECT_MAX_SESSIONS', shared ? 4 : 0, true),
+    rate: envLimit(env, 'DECKHAND_PROJECT_RATE', shared ? 20 : 0, false),
+  };
   if (apiKeys.size === 0 && !isLoopback(host)) {
     throw new DeckhandError(
       'unauthorized',
@@ -65,6 +153,8 @@ export function loadServerConfig(env: Record<string, string | undefined>): Serve
     host,
     port: envInteger(env, 'PORT', 3000, 0),
     apiKeys,
+    projectLimits: limitsPerProject(entries, defaultProjectLimits),
+    defaultProjectLimits: limitsWithout0(defaultProjectLimits),
     bodyLimitBytes: envInteger(env, 'DECKHAND_BODY_LIMIT_BYTES', 4 * 1024 * 1024),
     heartbeatMs: envInteger(env, 'DECKHAND_SSE_HEARTBEAT_MS', 15_000),
     logLevel,

@@ -27,7 +27,8 @@ export function toErrorResponse(c: Context<AppEnv>, error: unknown): Response {
   const known = asDeckhandError(error);
   if (known) {
     c.get('logger')?.info('request failed', { requestId: c.get('requestId'), code: known.code, status: known.status });
-    return c.json(errorBody(known.code, known.message, known.issues), known.status as 400);
+    const headers = known.retryAfterSeconds ? { 'retry-after': String(known.retryAfterSeconds) } : undefined;
+    return c.json(errorBody(known.code, known.message, known.issues), known.status as 400, headers);
   }
   return c.json(errorBody('internal_error', unexpectedMessage(c.get('logger'), c.get('requestId'), error, 'unexpected error')), 500);
 }

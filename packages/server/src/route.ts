@@ -19,11 +19,11 @@ export type Handlers = {
 /** What a streaming operation's `data.result` is, in its JSON answer and in its `finished` event. */
 export type ResultOf<K extends StreamingEndpointId> = z.infer<Routes[K]['responses'][200]['content']['application/json']['schema']>['data']['result'];
 
-/** Public endpoints first, then `auth`, then the rest: a route answers before later middleware runs. */
-export function registerHandlers(app: OpenAPIHono<AppEnv>, handlers: Handlers, auth: MiddlewareHandler<AppEnv>): void {
+/** Public endpoints first, then the guards (auth, limits), then the rest: a route answers before later middleware runs. */
+export function registerHandlers(app: OpenAPIHono<AppEnv>, handlers: Handlers, guards: Array<MiddlewareHandler<AppEnv>>): void {
   const ids = Object.keys(endpoints) as EndpointId[];
   const register = (id: EndpointId) => app.openapi(routes[id], handlers[id] as never);
   ids.filter((id) => endpoints[id].public).forEach(register);
-  app.use('/v1/*', auth);
+  for (const guard of guards) app.use('/v1/*', guard);
   ids.filter((id) => !endpoints[id].public).forEach(register);
 }

@@ -294,7 +294,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "forbidden" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "unprocessable" | "session_limit" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
+            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "forbidden" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "unprocessable" | "session_limit" | "rate_limited" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
             /** @description For validation errors, one entry per problem. */
             issues?: components["schemas"]["ValidationIssue"][];
         };
@@ -640,16 +640,24 @@ export interface components {
             username?: string;
             password?: string;
         };
-        /** @description Options for launching (or connecting to) a local Chromium. */
+        /**
+         * @description Options for launching (or connecting to) a local Chromium. The client chooses how it looks,
+         *     never what the server runs or where it writes: a refused option is a 400 naming it.
+         */
         LaunchOptions: {
+            /** @description Chromium switches from the server's allowlist (window size, language, harmless features; see the README). */
             args?: string[];
+            /** @description Accepted only when it resolves to one of the operator's Chromium binaries. */
             executablePath?: string;
+            /** @description Where DevTools listens is the server's choice: only 0 is accepted. */
             port?: number;
+            /** @description A profile directory relative to the project's data directory; it persists across sessions that name it. */
             userDataDir?: string;
             preserveUserDataDir?: boolean;
             headless?: boolean;
             devtools?: boolean;
             chromiumSandbox?: boolean;
+            /** @description Playwright defaults to drop: `--enable-automation`, `--hide-scrollbars`, `--mute-audio` or `--disable-extensions`; `true` is refused. */
             ignoreDefaultArgs?: boolean | string[];
             proxy?: components["schemas"]["Proxy"];
             locale?: string;
@@ -659,6 +667,7 @@ export interface components {
             ignoreHTTPSErrors?: boolean;
             cdpUrl?: string;
             connectTimeoutMs?: number;
+            /** @description A directory relative to the project's data directory. */
             downloadsPath?: string;
             acceptDownloads?: boolean;
         };
@@ -919,10 +928,25 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The server's session limit is reached. */
+        /**
+         * @description `session_limit`: the server's session limit, or the project's, is reached (end a session and
+         *     retry). `rate_limited`: the project sent more requests than its rate allows.
+         */
         TooManySessions: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
+                "retry-after": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The project sent more requests than its rate allows (`rate_limited`). */
+        RateLimited: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "retry-after": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -1002,6 +1026,8 @@ export interface components {
         RequestId: string;
         /** @description Whether a cached action answered this request. */
         CacheStatus: "HIT" | "MISS";
+        /** @description Whole seconds to wait before trying again. */
+        RetryAfter: number;
     };
     pathItems: never;
 }
@@ -1133,6 +1159,7 @@ export interface operations {
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1183,6 +1210,7 @@ export interface operations {
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ModelError"];
         };
@@ -1231,6 +1259,7 @@ export interface operations {
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ModelError"];
         };
@@ -1279,6 +1308,7 @@ export interface operations {
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ModelError"];
         };
@@ -1330,6 +1360,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["ModelError"];
@@ -1374,6 +1405,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1412,6 +1444,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1440,6 +1473,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1473,6 +1507,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1501,6 +1536,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };

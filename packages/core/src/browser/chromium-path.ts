@@ -18,6 +18,11 @@ export function findChromium(headless: boolean, override?: string): string {
   return found;
 }
 
+/** Every binary the operator allows a session to run: their configured one, else the auto-detected ones. */
+export function operatorChromiumPaths(override?: string): string[] {
+  return override ? [override] : [HEADLESS_SHELL_BINARY, HEADLESS_SHELL, FULL_CHROMIUM];
+}
+
 /** Full Chromium (not the headless shell) runs the WebUI omnibox renderers we switch off. */
 export function isFullChromium(executablePath: string): boolean {
   return !/headless[-_]shell/.test(executablePath);

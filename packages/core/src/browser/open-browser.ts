@@ -4,11 +4,13 @@ import type { StartRequest, Viewport } from '../types.js';
 import { attachOverCdp } from './attach-cdp.js';
 import type { BrowserHandle } from './browser-handle.js';
 import { launchLocalBrowser } from './launch-local.js';
+import { checkLaunchOptions } from './launch-policy.js';
 
 const DEFAULT_VIEWPORT: Viewport = { width: 1024, height: 768 };
 
-export function openBrowser(req: StartRequest, config: CoreConfig): Promise<BrowserHandle> {
-  const launchOptions = req.browser?.launchOptions ?? {};
+export async function openBrowser(req: StartRequest, projectId: string, config: CoreConfig): Promise<BrowserHandle> {
+  // What the client may not choose (switches, executable, paths) is refused before any browser work.
+  const launchOptions = await checkLaunchOptions(req.browser?.launchOptions ?? {}, projectId, config);
   const cdpUrl = req.browser?.cdpUrl ?? launchOptions.cdpUrl;
   if (cdpUrl) return attachOverCdp(cdpUrl, config, launchOptions.connectTimeoutMs);
   const viewport =

@@ -11,10 +11,16 @@ import { InMemorySessionStore, type SessionStore } from './session-store.js';
 export interface StartOptions {
   /** From the x-model-api-key header; kept on the session, never logged. */
   modelApiKey?: string;
+  /** Live sessions this project may have at once (the server-wide limit applies as well). */
+  projectMaxSessions?: number;
 }
 
+/** A slot frees only when a client ends a session or one expires, so this is a hint, not a promise. */
+const SESSION_LIMIT_RETRY_AFTER_SECONDS = 5;
+
 export class SessionManager {
-  private starting = 0;
+  /** Sessions being started, per project: they hold a slot before they are in the store. */
+  private readonly starting = new Map<string, number>();
 
   constructor(
     private readonly config: CoreConfig,
@@ -22,12 +28,17 @@ export class SessionManager {
   ) {}
 
   async start(projectId: string, req: StartRequest, opts: StartOptions = {}): Promise<Session> {
-    if (this.store.size + this.starting >= this.config.maxSessions) {
-      throw new DeckhandError('session_limit', `Too many sessions (limit ${this.config.maxSessions}); end one and retry`);
+    const startingHere = this.starting.get(projectId) ?? 0;
+    if (this.store.size + sum(this.starting.values()) >= this.config.maxSessions) {
+      throw limitError(`Too many sessions (limit ${this.config.maxSessions}); end one and retry`);
     }
-    this.starting++;
+    const { projectMaxSessions } = opts;
+    if (projectMaxSessions !== undefined && this.countOf(projectId) + startingHere >= projectMaxSessions) {
+      throw limitError(`Too many sessions for this project (limit ${projectMaxSessions}); end one and retry`);
+    }
+    this.starting.set(projectId, startingHere + 1);
     try {
-      const browser = await openBrowser(req, this.config);
+      const browser = await openBrowser(req, projectId, this.config);
       const session = new Session({
         projectId,
         settings: settingsFrom(req, this.config),
@@ -39,7 +50,9 @@ export class SessionManager {
       this.store.add(session);
       return session;
     } finally {
-      this.starting--;
+      const left = (this.starting.get(projectId) ?? 1) - 1;
+      if (left === 0) this.starting.delete(projectId);
+      else this.starting.set(projectId, left);
     }
   }
 
@@ -62,10 +75,24 @@ export class SessionManager {
     return this.store.size;
   }
 
+  private countOf(projectId: string): number {
+    return this.store.all().filter((session) => session.projectId === projectId).length;
+  }
+
   /** Ends every session (server shutdown). */
   async shutdown(): Promise<void> {
     await Promise.all(this.store.all().map((session) => session.stop('ended')));
   }
+}
+
+function limitError(message: string): DeckhandError {
+  return new DeckhandError('session_limit', message, undefined, SESSION_LIMIT_RETRY_AFTER_SECONDS);
+}
+
+function sum(values: Iterable<number>): number {
+  let total = 0;
+  for (const value of values) total += value;
+  return total;
 }
 
 export function createSessionManager(config: CoreConfig): SessionManager {

@@ -37,7 +37,7 @@ export const startSession = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     403: { description: "The server's operator does not allow this (for example attaching to a browser on a host not allowed).", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    429: { description: "The server's session limit is reached.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`session_limit`: the server's session limit, or the project's, is reached (end a session and\nretry). `rate_limited`: the project sent more requests than its rate allows.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
     503: { description: "No browser could be started.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
@@ -57,6 +57,7 @@ export const navigate = createRoute({
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "The project sent more requests than its rate allows (`rate_limited`).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
@@ -75,6 +76,7 @@ export const act = createRoute({
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "The project sent more requests than its rate allows (`rate_limited`).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
     502: { description: "The model provider failed or answered with output that could not be used.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
@@ -94,6 +96,7 @@ export const observe = createRoute({
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "The project sent more requests than its rate allows (`rate_limited`).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
     502: { description: "The model provider failed or answered with output that could not be used.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
@@ -113,6 +116,7 @@ export const extract = createRoute({
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "The project sent more requests than its rate allows (`rate_limited`).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
     502: { description: "The model provider failed or answered with output that could not be used.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
@@ -133,6 +137,7 @@ export const agentExecute = createRoute({
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
     422: { description: "The request is well-formed but cannot be carried out (for example an agent mode the model does not support).", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "The project sent more requests than its rate allows (`rate_limited`).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
     501: { description: "The capability is not available in this version of the server.", content: { 'application/json': { schema: z.zErrorResponse } } },
     502: { description: "The model provider failed or answered with output that could not be used.", content: { 'application/json': { schema: z.zErrorResponse } } },
@@ -151,6 +156,7 @@ export const endSession = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "The project sent more requests than its rate allows (`rate_limited`).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
@@ -167,6 +173,7 @@ export const replaySession = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "The project sent more requests than its rate allows (`rate_limited`).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
@@ -182,6 +189,7 @@ export const getBrowserSession = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "The project sent more requests than its rate allows (`rate_limited`).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
@@ -198,6 +206,7 @@ export const updateBrowserSession = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "The project sent more requests than its rate allows (`rate_limited`).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
@@ -213,6 +222,7 @@ export const getBrowserSessionDebug = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "The project sent more requests than its rate allows (`rate_limited`).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });

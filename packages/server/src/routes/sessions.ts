@@ -1,15 +1,16 @@
 // Session lifecycle: start, end, replay, and the CDP relay's plain-GET answer.
 import { DeckhandError } from '@deckhand/core';
+import { limitsOf } from '../config';
 import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
 
-export function sessionHandlers({ sessions, cdp }: RouteDeps): Pick<Handlers, 'startSession' | 'endSession' | 'replaySession' | 'connectCdp'> {
+export function sessionHandlers({ sessions, cdp, config }: RouteDeps): Pick<Handlers, 'startSession' | 'endSession' | 'replaySession' | 'connectCdp'> {
   return {
     startSession: async (c) => {
       const body = c.req.valid('json');
       const modelApiKey = c.req.valid('header')['x-model-api-key'] || undefined;
       const projectId = c.get('projectId');
-      const session = await sessions.start(projectId, body, { modelApiKey });
+      const session = await sessions.start(projectId, body, { modelApiKey, projectMaxSessions: limitsOf(config, projectId).maxSessions });
       return c.json({ success: true as const, data: { sessionId: session.id, available: true, cdpUrl: cdp.urlFor(c.req.url, session, projectId) } }, 200);
     },
 

@@ -16,7 +16,7 @@ export type ErrorResponse = {
     /**
      * Stable machine-readable error code.
      */
-    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'forbidden' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'unprocessable' | 'session_limit' | 'internal_error' | 'not_implemented' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
+    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'forbidden' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'unprocessable' | 'session_limit' | 'rate_limited' | 'internal_error' | 'not_implemented' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
     /**
      * For validation errors, one entry per problem.
      */
@@ -450,17 +450,34 @@ export type Proxy = {
 };
 
 /**
- * Options for launching (or connecting to) a local Chromium.
+ * Options for launching (or connecting to) a local Chromium. The client chooses how it looks,
+ * never what the server runs or where it writes: a refused option is a 400 naming it.
+ *
  */
 export type LaunchOptions = {
+    /**
+     * Chromium switches from the server's allowlist (window size, language, harmless features; see the README).
+     */
     args?: Array<string>;
+    /**
+     * Accepted only when it resolves to one of the operator's Chromium binaries.
+     */
     executablePath?: string;
+    /**
+     * Where DevTools listens is the server's choice: only 0 is accepted.
+     */
     port?: number;
+    /**
+     * A profile directory relative to the project's data directory; it persists across sessions that name it.
+     */
     userDataDir?: string;
     preserveUserDataDir?: boolean;
     headless?: boolean;
     devtools?: boolean;
     chromiumSandbox?: boolean;
+    /**
+     * Playwright defaults to drop: `--enable-automation`, `--hide-scrollbars`, `--mute-audio` or `--disable-extensions`; `true` is refused.
+     */
     ignoreDefaultArgs?: boolean | Array<string>;
     proxy?: Proxy;
     locale?: string;
@@ -470,6 +487,9 @@ export type LaunchOptions = {
     ignoreHTTPSErrors?: boolean;
     cdpUrl?: string;
     connectTimeoutMs?: number;
+    /**
+     * A directory relative to the project's data directory.
+     */
     downloadsPath?: string;
     acceptDownloads?: boolean;
 };
@@ -825,7 +845,9 @@ export type StartSessionErrors = {
      */
     413: ErrorResponse;
     /**
-     * The server's session limit is reached.
+     * `session_limit`: the server's session limit, or the project's, is reached (end a session and
+     * retry). `rate_limited`: the project sent more requests than its rate allows.
+     *
      */
     429: ErrorResponse;
     /**
@@ -909,6 +931,10 @@ export type NavigateErrors = {
      */
     413: ErrorResponse;
     /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
+    /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
@@ -988,6 +1014,10 @@ export type ActErrors = {
      * The request body is larger than the server accepts.
      */
     413: ErrorResponse;
+    /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
     /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
@@ -1069,6 +1099,10 @@ export type ObserveErrors = {
      */
     413: ErrorResponse;
     /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
+    /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
@@ -1148,6 +1182,10 @@ export type ExtractErrors = {
      * The request body is larger than the server accepts.
      */
     413: ErrorResponse;
+    /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
     /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
@@ -1237,6 +1275,10 @@ export type AgentExecuteErrors = {
      */
     422: ErrorResponse;
     /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
+    /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
@@ -1309,6 +1351,10 @@ export type EndSessionErrors = {
      */
     410: ErrorResponse;
     /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
+    /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
@@ -1373,6 +1419,10 @@ export type ReplaySessionErrors = {
      */
     410: ErrorResponse;
     /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
+    /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
@@ -1414,6 +1464,10 @@ export type GetBrowserSessionErrors = {
      * The session has ended, expired or its browser crashed.
      */
     410: ErrorResponse;
+    /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
     /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
@@ -1461,6 +1515,10 @@ export type UpdateBrowserSessionErrors = {
      */
     410: ErrorResponse;
     /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
+    /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
@@ -1502,6 +1560,10 @@ export type GetBrowserSessionDebugErrors = {
      * The session has ended, expired or its browser crashed.
      */
     410: ErrorResponse;
+    /**
+     * The project sent more requests than its rate allows (`rate_limited`).
+     */
+    429: ErrorResponse;
     /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */

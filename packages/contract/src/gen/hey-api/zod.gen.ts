@@ -26,6 +26,7 @@ export const zErrorResponse = z.strictObject({
         'payload_too_large',
         'unprocessable',
         'session_limit',
+        'rate_limited',
         'internal_error',
         'not_implemented',
         'model_error',
@@ -435,7 +436,9 @@ export const zProxy = z.strictObject({
 });
 
 /**
- * Options for launching (or connecting to) a local Chromium.
+ * Options for launching (or connecting to) a local Chromium. The client chooses how it looks,
+ * never what the server runs or where it writes: a refused option is a 400 naming it.
+ *
  */
 export const zLaunchOptions = z.strictObject({
     args: z.array(z.string()).optional(),
