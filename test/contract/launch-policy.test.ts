@@ -107,6 +107,9 @@ describe('launch policy', () => {
       const id = reply.body.data.sessionId;
       expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('visits.html') } }));
       visits.push(await pageText(ctx.api, id, '#visits'));
+      // One profile, one live browser: a second session on it would corrupt it.
+      const twin = expectError(await startWith(launchOptions), 422, 'unprocessable');
+      expect(twin.message).toMatch(/userDataDir is in use/);
       expectOk(await ctx.api.call('endSession', { id }));
     }
     expect(visits).toEqual(['earlier visits: 0', 'earlier visits: 1']);

@@ -16,6 +16,9 @@ import { CdpMux } from './cdp-mux.js';
 import { servePrivateCdp } from './cdp-websocket.js';
 import { isRunning, processTree } from './process-tree.js';
 
+/** Client-chosen profiles in use by a live browser: two browsers on one profile corrupt it. */
+const profilesInUse = new Set<string>();
+
 export async function launchLocalBrowser(
   options: LaunchOptions,
   viewport: Viewport,
@@ -23,19 +26,26 @@ export async function launchLocalBrowser(
 ): Promise<BrowserHandle> {
   const headless = options.headless ?? config.headless;
   const executablePath = options.executablePath ?? findChromium(headless, config.chromiumPath);
+  if (options.userDataDir && profilesInUse.has(options.userDataDir)) {
+    throw new DeckhandError('unprocessable', 'This userDataDir is in use by another live session; end it first or use another directory');
+  }
+  // Playwright's way in; it opens channels only once the browser below is running.
+  let mux: CdpMux | undefined;
+  const endpoint = await servePrivateCdp(() => mux!.open());
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'deckhand-profile-')));
   const removeProfile = !options.userDataDir && !options.preserveUserDataDir;
+  profilesInUse.add(userDataDir);
   const args = buildChromiumArgs(options, { headless, fullChromium: isFullChromium(executablePath), userDataDir, viewport });
 
   const chromiumProcess = spawnChromium(executablePath, args);
-  const mux = new CdpMux(chromiumProcess.transport);
-  const endpoint = await servePrivateCdp(() => mux.open());
+  mux = new CdpMux(chromiumProcess.transport);
   const cleanUp = async (tree = chromiumProcess.pid === undefined ? [] : processTree(chromiumProcess.pid)) => {
     chromiumProcess.kill();
     for (const pid of tree) if (isRunning(pid)) killQuietly(pid);
     await chromiumProcess.exited;
     await endpoint.close();
     if (removeProfile) await rm(userDataDir, { recursive: true, force: true });
+    profilesInUse.delete(userDataDir);
   };
 
   let browser: Browser;
