@@ -6,7 +6,7 @@ import type { ExtractRequest } from '../types.js';
 import { resolveScope } from './page-snapshot.js';
 
 export async function extractText(scope: OperationScope, request: ExtractRequest): Promise<{ pageText: string }> {
-  const deadline = new Deadline(scope.signal, request.options?.timeout, 'extract');
+  const deadline = new Deadline(scope.signal, request.options?.timeout ?? scope.settings.defaultTimeoutMs, 'extract');
   try {
     return await deadline.race(pageTextOf(scope, request));
   } finally {
