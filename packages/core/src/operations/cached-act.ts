@@ -89,7 +89,7 @@ async function replay(
   const failed = (message: string): ActResult => ({ success: false, message, actionDescription: request.input as string, actions: done });
   let last = failed('the cache entry has no actions');
   for (const [i, action] of actions.entries()) {
-    const changed = await targetChange(frame.page(), action, targets[i] ?? null);
+    const changed = await targetChange(scope, frame.page(), action, targets[i] ?? null);
     if (changed) return failed(changed);
     last = await runAction(scope, frame.page(), action, request.options?.variables, run, tuning);
     done.push(action);
@@ -99,12 +99,12 @@ async function replay(
 }
 
 /** Why the step's selector no longer names the cached target, or undefined when it still does. */
-async function targetChange(page: Page, action: Action, target: CachedTarget | null): Promise<string | undefined> {
+async function targetChange(scope: OperationScope, page: Page, action: Action, target: CachedTarget | null): Promise<string | undefined> {
   if (!target || !action.selector) return undefined;
   const xpath = action.selector.replace(/^xpath=/, '');
   let now: CachedTarget | undefined;
   try {
-    const scoped = await snapshotOf(page.mainFrame(), { selector: action.selector });
+    const scoped = await snapshotOf(scope, page.mainFrame(), { selector: action.selector });
     now = [...scoped.elements.values()].find((element) => element.xpath === xpath);
   } catch (error) {
     return (error as Error).message;

@@ -3,6 +3,7 @@
 
 import type { Frame, Page } from 'playwright-core';
 import { DeckhandError } from '../errors.js';
+import type { SkippedFrame } from '../dom/frame-read.js';
 import { resolveTarget, type ResolvedTarget } from '../dom/resolve-target.js';
 import { framePrefix } from './frame-path.js';
 import { walkFrameTree } from './frame-tree.js';
@@ -25,6 +26,8 @@ export interface SnapshotOptions {
   instruction?: string;
   /** Values that came from variables: shown as masked wherever they appear. */
   maskValues?: string[];
+  /** Child frames that could not be read are added here (their owner's line stays in the outline). */
+  skippedFrames?: SkippedFrame[];
 }
 
 export const DEFAULT_TOKEN_BUDGET = 20_000;
@@ -42,7 +45,7 @@ export async function captureSnapshot(page: Page, options: SnapshotOptions = {})
   let walk: WalkResult;
   let prefix: string;
   try {
-    [walk, prefix] = await Promise.all([walkFrameTree(frame, target?.element), framePrefix(frame)]);
+    [walk, prefix] = await Promise.all([walkFrameTree(frame, options.skippedFrames ?? [], target?.element), framePrefix(frame)]);
   } finally {
     // A root looked up here is released here; the caller's own root stays the caller's.
     if (target && target !== options.root) await target.element.dispose().catch(() => undefined);
