@@ -2,7 +2,6 @@
 // counts only if its selector still names the same element and the executor reports success;
 // otherwise the model answers and the entry is replaced.
 import type { Frame, Page } from 'playwright-core';
-import { variableValues } from '../actions/variables.js';
 import { ACT_CACHE_VERSION, actCacheKey, normalizeUrl, type ActCache, type ActCacheEntry, type CachedTarget } from '../cache/index.js';
 import type { CoreConfig } from '../config.js';
 import type { OperationScope } from '../session/operation-scope.js';
@@ -60,7 +59,7 @@ export async function cachedAct(
         targets,
         createdAt: new Date().toISOString(),
       };
-      if (!(await cache.set(key, stored, variableValues(variables)))) {
+      if (!(await cache.set(key, stored, [...scope.secrets]))) {
         scope.log({ category: 'cache', message: 'not cached: the action would contain a variable value', level: 1 });
       }
     } else if (entry) {

@@ -1,13 +1,11 @@
 // The snapshot a model-driven operation reads: of the frame the request names, optionally scoped by
-// a selector, with variable values masked. Its element xpaths start at the page's main frame.
+// a selector, with the session's secrets masked. Its element xpaths start at the page's main frame.
 import type { Frame } from 'playwright-core';
 import { describeSkippedFrame, type SkippedFrame } from '../dom/frame-read.js';
 import { resolveTarget, type ResolvedTarget } from '../dom/resolve-target.js';
 import { DeckhandError } from '../errors.js';
 import type { OperationScope } from '../session/operation-scope.js';
 import { captureSnapshot, type PageSnapshot } from '../snapshot/index.js';
-import { variableValues } from '../actions/variables.js';
-import type { Variables } from '../types.js';
 
 /** A scope selector is looked up once, briefly: the page is expected to be there already. */
 const SCOPE_LOOKUP_MS = 1_000;
@@ -15,7 +13,6 @@ const SCOPE_LOOKUP_MS = 1_000;
 export interface SnapshotRequest {
   selector?: string;
   instruction?: string;
-  variables?: Variables;
 }
 
 /** The element options.selector names; one that matches nothing is the caller's mistake (400). The caller disposes it. */
@@ -35,7 +32,7 @@ export async function snapshotOf(scope: OperationScope, frame: Frame, request: S
       selector: request.selector,
       root,
       instruction: request.instruction,
-      maskValues: variableValues(request.variables),
+      maskValues: scope.secrets,
       skippedFrames,
     });
   } finally {
