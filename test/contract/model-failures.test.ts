@@ -125,6 +125,7 @@ describe('variable values stay out of models, logs, events and replay', () => {
     expect(JSON.stringify(replay.body)).not.toContain(KEY);
 
     expectOk(await ctx.api.call('act', { id, body: { input: { selector: '#submit', method: 'click' } }, headers: json }));
-    expect(await pageText(ctx.api, id, '#result')).toContain(`submitted: ${secret}`);
+    // The page echoes the value, and the session masks it there too (a literal "%who%" would show itself).
+    expect(await pageText(ctx.api, id, '#result')).toContain('submitted: •••• /');
   });
 });

@@ -23,6 +23,8 @@ export interface CoreConfig {
   settleQuietMs: number;
   /** Settle bound when the start request has no domSettleTimeoutMs. */
   defaultDomSettleTimeoutMs: number;
+  /** Deadline of an act, observe or extract whose request gives no timeout: none runs unbounded. */
+  defaultTimeoutMs: number;
   /** The server's model-related environment (keys, endpoints, cloud settings), captured once. */
   modelEnv: ModelEnv;
   /** Act cache directory; the empty string keeps the cache in memory only. */
@@ -44,6 +46,7 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   actionabilityTimeoutMs: 3_000,
   settleQuietMs: 500,
   defaultDomSettleTimeoutMs: 10_000,
+  defaultTimeoutMs: 120_000,
   modelEnv: {},
   cacheDir: '',
   cacheMaxEntries: 1_000,
@@ -65,6 +68,7 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, m
     maxSessions: envInteger(env, 'DECKHAND_MAX_SESSIONS', DEFAULT_CORE_CONFIG.maxSessions),
     idleTimeoutMs: envInteger(env, 'DECKHAND_IDLE_TIMEOUT_MS', DEFAULT_CORE_CONFIG.idleTimeoutMs),
     maxSessionMs: envInteger(env, 'DECKHAND_MAX_SESSION_MS', DEFAULT_CORE_CONFIG.maxSessionMs),
+    defaultTimeoutMs: envInteger(env, 'DECKHAND_DEFAULT_TIMEOUT_MS', DEFAULT_CORE_CONFIG.defaultTimeoutMs),
     chromiumPath: env.DECKHAND_CHROMIUM_PATH || undefined,
     headless: !['false', '0', 'no'].includes((env.DECKHAND_HEADLESS ?? '').toLowerCase()),
     modelEnv: Object.fromEntries(Object.entries(env).filter(([name, value]) => value !== undefined && MODEL_ENV.test(name))),

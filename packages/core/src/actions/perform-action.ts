@@ -32,7 +32,7 @@ export async function performAction(scope: OperationScope, request: ActRequest &
 
   const frame = await scope.frame(request.frameId);
   const page = frame.page();
-  const deadline = new Deadline(scope.signal, request.options?.timeout ?? scope.settings.actTimeoutMs, 'act');
+  const deadline = new Deadline(scope.signal, request.options?.timeout ?? scope.settings.actTimeoutMs ?? scope.settings.defaultTimeoutMs, 'act');
   const network = new NetworkMonitor(page);
   const tabsBefore = new Set(page.context().pages());
   const waitMs = () => deadline.remaining(tuning.actionabilityTimeoutMs);

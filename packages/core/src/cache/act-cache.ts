@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DeckhandError } from '../errors.js';
+import { maskSecrets } from '../secrets/mask-secrets.js';
 import type { Action } from '../types.js';
 
 export const ACT_CACHE_VERSION = 2;
@@ -32,7 +33,7 @@ export interface CachedTarget {
 export interface ActCache {
   get(key: string): Promise<ActCacheEntry | undefined>;
   /**
-   * Stores an entry unless it contains one of `forbidden` (the call's variable values): a value that
+   * Stores an entry unless it contains one of `forbidden` (the session's secrets): a value that
    * slipped into an action must not reach the disk. Returns whether it was stored.
    */
   set(key: string, entry: ActCacheEntry, forbidden?: string[]): Promise<boolean>;
@@ -106,6 +107,12 @@ export function createActCache({ dir, maxEntries }: ActCacheOptions): ActCache {
 
 /** Where a substituted value would land: an action's arguments or description, or a target's name. */
 function containsValue(entry: ActCacheEntry, values: string[]): boolean {
-  const texts = [...entry.actions.flatMap((a) => [...(a.arguments ?? []), a.description ?? '']), ...entry.targets.map((t) => t?.name ?? '')];
-  return values.some((value) => value !== '' && texts.some((text) => text.includes(value)));
+  const texts = [
+    entry.instruction,
+    entry.url,
+    ...entry.actions.flatMap((a) => [...(a.arguments ?? []), a.description ?? '']),
+    ...entry.targets.map((t) => t?.name ?? ''),
+  ];
+  // Found where a read-back would mask it: a short value only where it stands alone (mask-secrets.ts).
+  return texts.some((text) => maskSecrets(text, values) !== text);
 }

@@ -4,6 +4,7 @@
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { sendCdp } from '../browser/cdp-session.js';
 import { DeckhandError } from '../errors.js';
+import { readFrame } from './frame-read.js';
 
 interface CdpFrameTree {
   frame: { id: string; name?: string; url: string };
@@ -39,7 +40,8 @@ async function mapFrameIds(page: Page): Promise<Map<string, Frame>> {
         pending.push([child, unmatched.splice(index, 1)[0]!]);
         continue;
       }
-      const oopifTree = await frameTreeOf(child).catch(() => undefined);
+      // An out-of-process frame answers from its own process, which the page may keep busy forever.
+      const oopifTree = await readFrame(child, () => frameTreeOf(child)).catch(() => null);
       if (oopifTree) pending.push([child, oopifTree]);
     }
   }

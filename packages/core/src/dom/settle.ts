@@ -2,6 +2,7 @@
 import type { Frame, Page } from 'playwright-core';
 import { sendCdp } from '../browser/cdp-session.js';
 import { inPage } from '../snapshot/in-page.js';
+import { readFrame } from './frame-read.js';
 import type { NetworkMonitor } from './network-monitor.js';
 
 export interface SettleOptions {
@@ -58,11 +59,19 @@ interface TargetInfo {
 
 /**
  * No DOM mutation in the frame for quietMs, counting mutations inside open and closed shadow roots.
- * A frame that detaches or navigates meanwhile counts as quiet.
+ * A frame that detaches or navigates meanwhile counts as quiet, and so does one that cannot be read
+ * (frame-read.ts): there is nothing more to learn from it.
  */
 function domQuiet(frame: Frame, quietMs: number, maxMs: number): Promise<boolean> {
-  return frame.evaluate(WATCH_MUTATIONS, { quiet: quietMs, max: maxMs }).catch(() => true);
+  const watch = () => frame.evaluate(WATCH_MUTATIONS, { quiet: quietMs, max: maxMs });
+  // The watch ends itself at maxMs; the bound only catches a frame whose thread never runs it.
+  return readFrame(frame, watch, { boundMs: maxMs + WATCH_SLACK_MS }).then(
+    (quiet) => quiet ?? true,
+    () => true,
+  );
 }
+
+const WATCH_SLACK_MS = 1_000;
 
 const WATCH_MUTATIONS = inPage(
   ({ quiet, max }: { quiet: number; max: number }, lib) =>

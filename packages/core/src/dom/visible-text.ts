@@ -3,32 +3,41 @@
 // its <iframe> sits. Block boxes become line breaks; runs of whitespace collapse.
 import type { ElementHandle, Frame } from 'playwright-core';
 import { inPage } from '../snapshot/in-page.js';
+import { readFrame, type SkippedFrame } from './frame-read.js';
 
 type TextPart = string | { frame: number };
 
-export async function visibleTextOf(frame: Frame, scope?: ElementHandle<Element>): Promise<string> {
-  return normaliseWhitespace(await rawTextOf(frame, scope));
+/** Child frames that cannot be read (see frame-read.ts) add no text and are reported in `skipped`. */
+export async function visibleTextOf(frame: Frame, skipped: SkippedFrame[], scope?: ElementHandle<Element>): Promise<string> {
+  return normaliseWhitespace(await rawTextOf(frame, skipped, false, scope));
 }
 
-async function rawTextOf(frame: Frame, scope?: ElementHandle<Element>): Promise<string> {
-  const children = frame.childFrames();
-  const owners = await Promise.all(children.map((child) => child.frameElement().catch(() => null)));
-  let parts: TextPart[];
-  try {
-    parts = await frame.evaluate(collectTextParts, {
-      scope: scope ?? null,
-      owners: owners.filter((owner): owner is ElementHandle<HTMLIFrameElement | HTMLFrameElement> => owner !== null),
-    });
-  } finally {
-    await Promise.all(owners.map((owner) => owner?.dispose().catch(() => undefined)));
-  }
-  const present = children.filter((_, index) => owners[index] !== null);
+async function rawTextOf(frame: Frame, skipped: SkippedFrame[], isChild: boolean, scope?: ElementHandle<Element>): Promise<string> {
+  const read = () => ownTextOf(frame, scope);
+  // Only a frame's own read is bounded: a slow grandchild must not cost its parent's text.
+  const own = isChild ? await readFrame(frame, read, { skipped }) : await read();
+  if (!own) return '';
   const texts = await Promise.all(
-    parts.map((part) =>
-      typeof part === 'string' ? part : rawTextOf(present[part.frame]!).then((text) => `\n${text}\n`, () => ''),
+    own.parts.map((part) =>
+      typeof part === 'string' ? part : rawTextOf(own.frames[part.frame]!, skipped, true).then((text) => `\n${text}\n`, () => ''),
     ),
   );
   return texts.join('');
+}
+
+/** The frame's own text runs, and the child frames their frame markers index. */
+async function ownTextOf(frame: Frame, scope?: ElementHandle<Element>): Promise<{ parts: TextPart[]; frames: Frame[] }> {
+  const children = frame.childFrames();
+  const owners = await Promise.all(children.map((child) => child.frameElement().catch(() => null)));
+  try {
+    const parts = await frame.evaluate(collectTextParts, {
+      scope: scope ?? null,
+      owners: owners.filter((owner): owner is ElementHandle<HTMLIFrameElement | HTMLFrameElement> => owner !== null),
+    });
+    return { parts, frames: children.filter((_, index) => owners[index] !== null) };
+  } finally {
+    await Promise.all(owners.map((owner) => owner?.dispose().catch(() => undefined)));
+  }
 }
 
 function normaliseWhitespace(text: string): string {

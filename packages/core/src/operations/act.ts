@@ -25,12 +25,12 @@ export function actWithInstruction(
 }
 
 export async function actWithAction(scope: OperationScope, request: ActRequest & { input: Action }, deps: ModelDeps): Promise<ActResult> {
-  const timeout = request.options?.timeout ?? scope.settings.actTimeoutMs;
-  const endsAt = timeout === undefined ? undefined : Date.now() + timeout;
+  const timeout = request.options?.timeout ?? scope.settings.actTimeoutMs ?? scope.settings.defaultTimeoutMs;
+  const endsAt = Date.now() + timeout;
   const result = await performAction(scope, request, deps.config);
   if (result.success || !scope.settings.selfHeal || !healable(request.input)) return result;
-  const remaining = endsAt === undefined ? undefined : endsAt - Date.now();
-  if (remaining !== undefined && remaining <= 0) return result;
+  const remaining = endsAt - Date.now();
+  if (remaining <= 0) return result;
   try {
     return await withModel(scope, request.options?.model, remaining, 'self-heal', deps, (run) => healAction(scope, request, result, run, deps.config));
   } catch (error) {

@@ -2,7 +2,6 @@
 // counts only if its selector still names the same element and the executor reports success;
 // otherwise the model answers and the entry is replaced.
 import type { Frame, Page } from 'playwright-core';
-import { variableValues } from '../actions/variables.js';
 import { ACT_CACHE_VERSION, actCacheKey, normalizeUrl, type ActCache, type ActCacheEntry, type CachedTarget } from '../cache/index.js';
 import type { CoreConfig } from '../config.js';
 import type { OperationScope } from '../session/operation-scope.js';
@@ -60,7 +59,7 @@ export async function cachedAct(
         targets,
         createdAt: new Date().toISOString(),
       };
-      if (!(await cache.set(key, stored, variableValues(variables)))) {
+      if (!(await cache.set(key, stored, [...scope.secrets]))) {
         scope.log({ category: 'cache', message: 'not cached: the action would contain a variable value', level: 1 });
       }
     } else if (entry) {
@@ -89,7 +88,7 @@ async function replay(
   const failed = (message: string): ActResult => ({ success: false, message, actionDescription: request.input as string, actions: done });
   let last = failed('the cache entry has no actions');
   for (const [i, action] of actions.entries()) {
-    const changed = await targetChange(frame.page(), action, targets[i] ?? null);
+    const changed = await targetChange(scope, frame.page(), action, targets[i] ?? null);
     if (changed) return failed(changed);
     last = await runAction(scope, frame.page(), action, request.options?.variables, run, tuning);
     done.push(action);
@@ -99,12 +98,12 @@ async function replay(
 }
 
 /** Why the step's selector no longer names the cached target, or undefined when it still does. */
-async function targetChange(page: Page, action: Action, target: CachedTarget | null): Promise<string | undefined> {
+async function targetChange(scope: OperationScope, page: Page, action: Action, target: CachedTarget | null): Promise<string | undefined> {
   if (!target || !action.selector) return undefined;
   const xpath = action.selector.replace(/^xpath=/, '');
   let now: CachedTarget | undefined;
   try {
-    const scoped = await snapshotOf(page.mainFrame(), { selector: action.selector });
+    const scoped = await snapshotOf(scope, page.mainFrame(), { selector: action.selector });
     now = [...scoped.elements.values()].find((element) => element.xpath === xpath);
   } catch (error) {
     return (error as Error).message;

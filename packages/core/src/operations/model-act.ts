@@ -26,7 +26,7 @@ export async function actOnInstruction(
   onResolved?: (target: CachedTarget | null) => void,
 ): Promise<ActResult> {
   const { instruction, variables } = request;
-  const snapshot = await snapshotOf(frame, { instruction, variables });
+  const snapshot = await snapshotOf(scope, frame, { instruction });
   const chosen = await run.inference.chooseAction({ instruction, snapshot, variables: variableInfo(variables), signal: run.signal, usage: run.usage });
   if ('failure' in chosen) {
     scope.log({ category: 'act', message: `no action for the instruction: ${chosen.failure}`, level: 1 });

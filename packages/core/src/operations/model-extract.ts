@@ -12,7 +12,7 @@ export function extractWithModel(scope: OperationScope, request: ExtractRequest,
   const schema = request.schema as JSONSchema | undefined;
   return withModel(scope, options.model, options.timeout, 'extract', deps, async (run) => {
     const frame = await scope.frame(request.frameId);
-    const snapshot = await snapshotOf(frame, { selector: options.selector, instruction: request.instruction });
+    const snapshot = await snapshotOf(scope, frame, { selector: options.selector, instruction: request.instruction });
     const result = await run.inference.extract({ instruction: request.instruction, schema, snapshot, signal: run.signal, usage: run.usage });
     const problem = schema ? validateAgainstSchema(schema, result) : typeof (result as { extraction?: unknown }).extraction === 'string' ? undefined : 'no extraction text';
     if (problem) throw new DeckhandError('model_error', `${run.inference.identity} returned an extraction that does not match: ${problem}`);

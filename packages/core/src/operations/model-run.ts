@@ -17,15 +17,16 @@ export interface ModelDeps {
 export interface ModelRun {
   inference: Inference;
   usage: UsageMeter;
-  /** Aborts on options.timeout or when the caller goes away; pass it to every model and browser wait. */
+  /** Aborts on the operation's timeout or when the caller goes away; pass it to every model and browser wait. */
   signal: AbortSignal;
-  /** Milliseconds left before the operation's timeout, or undefined when it has none. */
-  remainingMs(): number | undefined;
+  /** Milliseconds left before the operation's timeout. */
+  remainingMs(): number;
 }
 
 /**
- * Runs `work` with a model, bounded by `timeoutMs`. The model is resolved before any page work, so a
- * missing key or an unknown provider fails at once; usage is recorded even when the work fails.
+ * Runs `work` with a model, bounded by `timeoutMs` (the session's default when undefined). The model
+ * is resolved before any page work, so a missing key or an unknown provider fails at once; usage is
+ * recorded even when the work fails.
  */
 export async function withModel<T>(
   scope: OperationScope,
@@ -43,12 +44,12 @@ export async function withModel<T>(
     log: (message, fields) => scope.log({ category: 'model', message: `${message} ${JSON.stringify(fields ?? {})}`, level: 2 }),
   });
   const usage = new UsageMeter();
-  const deadline = new Deadline(scope.signal, timeoutMs, what);
+  const deadline = new Deadline(scope.signal, timeoutMs ?? scope.settings.defaultTimeoutMs, what);
   const run: ModelRun = {
     inference,
     usage,
     signal: deadline.signal,
-    remainingMs: () => (timeoutMs === undefined ? undefined : deadline.remaining(Infinity)),
+    remainingMs: () => deadline.remaining(Infinity),
   };
   try {
     return await deadline.race(work(run));

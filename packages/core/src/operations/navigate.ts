@@ -31,11 +31,9 @@ export async function navigate(scope: OperationScope, request: NavigateRequest):
     );
     scope.log({ category: 'navigate', message: `navigated to ${frame.url()}`, level: 1 });
     if (!response) return null;
-    return {
-      requestId: randomUUID(),
-      frameId: await scope.frameIdOf(frame),
-      response: await networkResponseOf(response),
-    };
+    // The reply's own reads are inside the deadline too: the page may be busy by now.
+    const [frameId, networkResponse] = await deadline.race(Promise.all([scope.frameIdOf(frame), networkResponseOf(response)]));
+    return { requestId: randomUUID(), frameId, response: networkResponse };
   } catch (error) {
     await stopped;
     throw asNavigationError(error, url);

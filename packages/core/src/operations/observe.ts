@@ -14,7 +14,7 @@ export function observe(scope: OperationScope, request: ObserveRequest, deps: Mo
   return withModel(scope, options.model, options.timeout, 'observe', deps, async (run) => {
     const frame = await scope.frame(request.frameId);
     const instruction = request.instruction?.trim() || undefined;
-    const snapshot = await snapshotOf(frame, { selector: options.selector, instruction, variables: options.variables });
+    const snapshot = await snapshotOf(scope, frame, { selector: options.selector, instruction });
     const chosen = await run.inference.observe({ instruction, snapshot, signal: run.signal, usage: run.usage });
     const page = frame.page();
     const actions = await Promise.all(chosen.map((c, i) => toAction(c, { snapshot, frame, page }, i < BACKEND_ID_LIMIT)));

@@ -1,11 +1,11 @@
 // The snapshot a model-driven operation reads: of the frame the request names, optionally scoped by
-// a selector, with variable values masked. Its element xpaths start at the page's main frame.
+// a selector, with the session's secrets masked. Its element xpaths start at the page's main frame.
 import type { Frame } from 'playwright-core';
+import { describeSkippedFrame, type SkippedFrame } from '../dom/frame-read.js';
 import { resolveTarget, type ResolvedTarget } from '../dom/resolve-target.js';
 import { DeckhandError } from '../errors.js';
+import type { OperationScope } from '../session/operation-scope.js';
 import { captureSnapshot, type PageSnapshot } from '../snapshot/index.js';
-import { variableValues } from '../actions/variables.js';
-import type { Variables } from '../types.js';
 
 /** A scope selector is looked up once, briefly: the page is expected to be there already. */
 const SCOPE_LOOKUP_MS = 1_000;
@@ -13,7 +13,6 @@ const SCOPE_LOOKUP_MS = 1_000;
 export interface SnapshotRequest {
   selector?: string;
   instruction?: string;
-  variables?: Variables;
 }
 
 /** The element options.selector names; one that matches nothing is the caller's mistake (400). The caller disposes it. */
@@ -24,17 +23,25 @@ export async function resolveScope(frame: Frame, selector: string): Promise<Reso
 }
 
 /** A snapshot starting at `frame` (the frame a request's frameId names). */
-export async function snapshotOf(frame: Frame, request: SnapshotRequest): Promise<PageSnapshot> {
+export async function snapshotOf(scope: OperationScope, frame: Frame, request: SnapshotRequest): Promise<PageSnapshot> {
   const root = request.selector ? await resolveScope(frame, request.selector) : undefined;
+  const skippedFrames: SkippedFrame[] = [];
   try {
     return await captureSnapshot(frame.page(), {
       frame,
       selector: request.selector,
       root,
       instruction: request.instruction,
-      maskValues: variableValues(request.variables),
+      maskValues: scope.secrets,
+      skippedFrames,
     });
   } finally {
+    reportSkippedFrames(scope, skippedFrames);
     await root?.element.dispose().catch(() => undefined);
   }
+}
+
+/** A frame left out of what the operation read is said in its log (the event stream and the server log). */
+export function reportSkippedFrames(scope: OperationScope, skipped: SkippedFrame[]): void {
+  for (const frame of skipped) scope.log({ category: 'frames', message: describeSkippedFrame(frame), level: 1 });
 }

@@ -20,7 +20,7 @@ export async function healAction(
   const description = action.description!;
   const frame = await scope.frame(request.frameId);
   const page = frame.page();
-  const snapshot = await snapshotOf(frame, { instruction: description, variables: request.options?.variables });
+  const snapshot = await snapshotOf(scope, frame, { instruction: description });
   const [best] = await run.inference.observe({ instruction: description, snapshot, signal: run.signal, usage: run.usage });
   const found = best ? await toAction(best, { snapshot, frame, page }) : undefined;
   if (!found || found.selector === action.selector) {

@@ -1,5 +1,6 @@
-// Bounds one operation: the caller's signal (client gone, server shutting down) plus an optional
-// timeout, combined so inner waits can ask how long they may still take.
+// Bounds one operation: the caller's signal (client gone, server shutting down) plus a timeout (the
+// request's, else a default: no operation runs unbounded), combined so inner waits can ask how long
+// they may still take.
 import { DeckhandError } from '../errors.js';
 
 const WIND_DOWN_MS = 2_000;
@@ -7,14 +8,12 @@ const WIND_DOWN_MS = 2_000;
 export class Deadline {
   readonly signal: AbortSignal;
   private readonly at: number;
-  private readonly timer?: NodeJS.Timeout;
+  private readonly timer: NodeJS.Timeout;
 
-  constructor(parent: AbortSignal, timeoutMs: number | undefined, what: string) {
-    this.at = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
+  constructor(parent: AbortSignal, timeoutMs: number, what: string) {
+    this.at = Date.now() + timeoutMs;
     const own = new AbortController();
-    if (timeoutMs !== undefined) {
-      this.timer = setTimeout(() => own.abort(new DeckhandError('timeout', `${what} timed out after ${timeoutMs} ms`)), timeoutMs);
-    }
+    this.timer = setTimeout(() => own.abort(new DeckhandError('timeout', `${what} timed out after ${timeoutMs} ms`)), timeoutMs);
     this.signal = AbortSignal.any([parent, own.signal]);
   }
 

@@ -22,6 +22,8 @@ export interface OperationScope {
   /** The active page when the operation started. */
   page: Page;
   settings: SessionSettings;
+  /** Every value the session was sent as a variable, this request's included: masked in whatever is read back. */
+  secrets: readonly string[];
   /** This operation's history record; the model layer fills tokenUsage. */
   record: ReplayAction;
   /** The frame a request's frameId names; empty/null/undefined is the active page's main frame. */

@@ -11,6 +11,8 @@ export interface SessionSettings {
   systemPrompt?: string;
   selfHeal: boolean;
   actTimeoutMs?: number;
+  /** Deadline of an operation when neither the request nor (for act) actTimeoutMs gives one. */
+  defaultTimeoutMs: number;
   experimental: boolean;
   waitForCaptchaSolves: boolean;
   enableCaching: boolean;
@@ -24,6 +26,7 @@ export function settingsFrom(req: StartRequest, config: CoreConfig): SessionSett
     systemPrompt: req.systemPrompt,
     selfHeal: req.selfHeal ?? true,
     actTimeoutMs: req.actTimeoutMs,
+    defaultTimeoutMs: config.defaultTimeoutMs,
     experimental: req.experimental ?? false,
     waitForCaptchaSolves: req.waitForCaptchaSolves ?? false,
     enableCaching: req.enableCaching ?? true,

@@ -1,6 +1,6 @@
-// A browser session: its browser, settings, active page, operation queue and history. Every
-// operation takes the session's turn, is recorded for replay, and fails with session_gone once the
-// session has ended, crashed or expired.
+// A browser session: its browser, settings, active page, operation queue, history and secrets. Every
+// operation takes the session's turn, is recorded for replay, has the session's secrets masked in
+// whatever it reads back, and fails with session_gone once the session has ended, crashed or expired.
 import type { CdpChannel } from '../browser/cdp-mux.js';
 import { randomUUID } from 'node:crypto';
 import type { Frame } from 'playwright-core';
@@ -16,6 +16,7 @@ import { extractWithModel } from '../operations/model-extract.js';
 import type { ModelDeps } from '../operations/model-run.js';
 import { navigate } from '../operations/navigate.js';
 import { observe } from '../operations/observe.js';
+import { maskSecrets, maskSecretsDeep } from '../secrets/mask-secrets.js';
 import type {
   ActRequest,
   ActResult,
@@ -33,6 +34,7 @@ import { SessionHistory } from './history.js';
 import type { OpContext, OperationScope } from './operation-scope.js';
 import { OperationQueue } from './operation-queue.js';
 import { recordedParameters } from './recorded-parameters.js';
+import { SessionSecrets } from './session-secrets.js';
 import type { SessionSettings } from './session-settings.js';
 import type { EndReason } from './tombstones.js';
 
@@ -70,6 +72,7 @@ export class Session {
   readonly #onStop: SessionInit['onStop'];
   readonly #queue = new OperationQueue();
   readonly #history = new SessionHistory();
+  readonly #secrets = new SessionSecrets();
   readonly #pages: ActivePage;
   #idleTimer?: NodeJS.Timeout;
   readonly #lifetimeTimer: NodeJS.Timeout;
@@ -113,6 +116,7 @@ export class Session {
   }
 
   act(req: ActRequest, ctx: OpContext): Promise<ActResult> {
+    this.#secrets.remember(req.options?.variables);
     const deps = this.#modelDeps(ctx);
     const input = req.input;
     if (typeof input === 'string') {
@@ -122,6 +126,7 @@ export class Session {
   }
 
   observe(req: ObserveRequest, ctx: OpContext): Promise<Action[]> {
+    this.#secrets.remember(req.options?.variables);
     return this.perform('observe', recordedParameters(req), ctx, (scope) => observe(scope, req, this.#modelDeps(ctx)));
   }
 
@@ -144,14 +149,16 @@ export class Session {
     return { cache: actCacheFor(this.#config), onStatus: ctx.onCacheStatus };
   }
 
+  /** Masked with the session's secrets as they are now: a value sent as a variable later is masked in earlier records too. */
   replay(): ReplayResult {
-    return this.#history.replay();
+    return maskSecretsDeep(this.#history.replay(), this.#secrets.values);
   }
 
   /**
    * Runs an operation in the session's turn and records it. The extension point for operations
    * built elsewhere (model-driven act, observe, extract, agent): `parameters` must already be free of
-   * variable values and keys (see recordedParameters).
+   * variable values and keys (see recordedParameters), and the request's variables remembered as
+   * secrets. The result, its record, log lines and errors have every secret masked.
    */
   async perform<T>(method: string, parameters: unknown, ctx: OpContext, operation: (scope: OperationScope) => Promise<T>): Promise<T> {
     this.#assertLive();
@@ -162,13 +169,13 @@ export class Session {
       const page = await this.#pages.current();
       const record = this.#history.begin(method, parameters, page.url());
       try {
-        const result = await operation(this.#scope(ctx, page, record));
+        const result = maskSecretsDeep(await operation(this.#scope(ctx, page, record)), this.#secrets.values);
         // Settling swallows a dying browser's errors; a result from a browser that is gone is not one.
         if (!this.#browser.isConnected()) throw new Error('Browser disconnected');
         this.#history.finish(record, result, (await this.#pages.current()).url());
         return result;
       } catch (error) {
-        const failure = this.#asOperationError(error);
+        const failure = this.#masked(this.#asOperationError(error));
         this.#history.finish(record, { error: failure.message }, this.#isLive() ? (await this.#pages.current()).url() : page.url());
         throw failure;
       } finally {
@@ -197,16 +204,24 @@ export class Session {
       signal: ctx.signal,
       log: (line: LogLine) => {
         if ((line.level ?? 1) > this.settings.verbose) return;
-        ctx.log?.({ ...line, timestamp: line.timestamp ?? new Date().toISOString() });
+        ctx.log?.({ ...line, message: maskSecrets(line.message, this.#secrets.values), timestamp: line.timestamp ?? new Date().toISOString() });
       },
       context,
       page,
       settings: this.settings,
+      secrets: this.#secrets.values,
       record,
       frame: (frameId: FrameId | undefined): Promise<Frame> =>
         frameId ? findFrameById(context, frameId) : Promise.resolve(page.mainFrame()),
       frameIdOf,
     };
+  }
+
+  /** An error whose message (which may quote the page) shows no secret. */
+  #masked(error: Error): Error {
+    const message = maskSecrets(error.message, this.#secrets.values);
+    if (message === error.message) return error;
+    return isDeckhandError(error) ? new DeckhandError(error.code, message, error.issues) : new Error(message);
   }
 
   #armIdleTimer(): void {

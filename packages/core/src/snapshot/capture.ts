@@ -3,7 +3,9 @@
 
 import type { Frame, Page } from 'playwright-core';
 import { DeckhandError } from '../errors.js';
+import type { SkippedFrame } from '../dom/frame-read.js';
 import { resolveTarget, type ResolvedTarget } from '../dom/resolve-target.js';
+import { MASK, maskSecrets } from '../secrets/mask-secrets.js';
 import { framePrefix } from './frame-path.js';
 import { walkFrameTree } from './frame-tree.js';
 import { gapLine, renderLine } from './outline-line.js';
@@ -24,11 +26,12 @@ export interface SnapshotOptions {
   /** The instruction the snapshot serves: its words pick what survives a cut. */
   instruction?: string;
   /** Values that came from variables: shown as masked wherever they appear. */
-  maskValues?: string[];
+  maskValues?: readonly string[];
+  /** Child frames that could not be read are added here (their owner's line stays in the outline). */
+  skippedFrames?: SkippedFrame[];
 }
 
 export const DEFAULT_TOKEN_BUDGET = 20_000;
-export const MASK = '••••';
 
 export async function captureSnapshot(page: Page, options: SnapshotOptions = {}): Promise<PageSnapshot> {
   const start = options.frame ?? page.mainFrame();
@@ -42,18 +45,19 @@ export async function captureSnapshot(page: Page, options: SnapshotOptions = {})
   let walk: WalkResult;
   let prefix: string;
   try {
-    [walk, prefix] = await Promise.all([walkFrameTree(frame, target?.element), framePrefix(frame)]);
+    [walk, prefix] = await Promise.all([walkFrameTree(frame, options.skippedFrames ?? [], target?.element), framePrefix(frame)]);
   } finally {
     // A root looked up here is released here; the caller's own root stays the caller's.
     if (target && target !== options.root) await target.element.dispose().catch(() => undefined);
   }
 
-  const secrets = (options.maskValues ?? []).filter((v) => v.length > 0);
+  const secrets = options.maskValues ?? [];
   const elements = new Map<string, SnapshotElement>();
   const ids: (string | undefined)[] = [];
   let next = 1;
   for (const node of walk.nodes) {
-    if (node.secret || (node.value !== undefined && secrets.some((s) => node.value!.includes(s)))) node.value = MASK;
+    if (node.secret || (node.value !== undefined && maskSecrets(node.value, secrets) !== node.value)) node.value = MASK;
+    if (secrets.length > 0) maskNode(node, secrets);
     if (!node.ref) {
       ids.push(undefined);
       continue;
@@ -72,9 +76,20 @@ export async function captureSnapshot(page: Page, options: SnapshotOptions = {})
     truncated = true;
     text = cutOutline(header, walk.nodes, lines, ids, elements, budget, options.instruction);
   }
-  // Variable values must not leak through names or text either (a page may echo what was typed).
-  for (const s of secrets) text = text.split(s).join(MASK);
-  return { text, elements, truncated, tokens: estimateTokens(text), url: page.url() };
+  // The header too: a title or an address may echo what was typed (a search, a GET form).
+  text = maskSecrets(text, secrets);
+  return { text, elements, truncated, tokens: estimateTokens(text), url: maskSecrets(page.url(), secrets) };
+}
+
+/**
+ * Variable values must not leak through names or text either (a page may echo what was typed); the
+ * nodes are masked, not only the outline, because the element table reaches results (observe).
+ */
+function maskNode(node: WalkNode, secrets: readonly string[]): void {
+  for (const key of ['name', 'text', 'href', 'placeholder', 'selected'] as const) {
+    if (node[key] !== undefined) node[key] = maskSecrets(node[key], secrets);
+  }
+  if (node.options) node.options = node.options.map((option) => maskSecrets(option, secrets));
 }
 
 function toElement(id: string, node: WalkNode, prefix: string): SnapshotElement {

@@ -2,27 +2,31 @@
 // frames included), and stitches each child frame's lines under its owner element's line.
 
 import type { ElementHandle, Frame } from 'playwright-core';
+import { readFrame, type SkippedFrame } from '../dom/frame-read.js';
 import { inPage } from './in-page.js';
 import { walkFrame, type WalkArgs, type WalkResult } from './page-walker.js';
 
 const walkScript = inPage(walkFrame);
 
-/** Lines of `frame` and its descendant frames; xpaths are deep, relative to `frame`'s document. */
-export async function walkFrameTree(frame: Frame, root?: ElementHandle<Element>): Promise<WalkResult> {
+/**
+ * Lines of `frame` and its descendant frames; xpaths are deep, relative to `frame`'s document. A child
+ * frame that cannot be read (see frame-read.ts) is left out, its owner's line kept, and is reported in `skipped`.
+ */
+export async function walkFrameTree(frame: Frame, skipped: SkippedFrame[], root?: ElementHandle<Element>): Promise<WalkResult> {
+  // Only child frames' reads can be skipped, so the starting frame's walk is always there.
+  return (await walkTree(frame, skipped, root, false))!;
+}
+
+async function walkTree(frame: Frame, skipped: SkippedFrame[], root: ElementHandle<Element> | undefined, isChild: boolean): Promise<WalkResult | null> {
   const children = frame.childFrames();
-  const walkChild = (child: Frame) => walkFrameTree(child).catch(() => null);
+  const walkChild = (child: Frame) => walkTree(child, skipped, undefined, true).catch(() => null);
   // Child walks do not depend on the parent's: start them first so all frames run concurrently. A
   // scoped walk instead waits for the parent's, which says which frames lie inside the scope.
   const childWalks = root ? undefined : children.map(walkChild);
-  const owners = await Promise.all(children.map((c) => c.frameElement().catch(() => null)));
-  // Playwright turns the handles back into the page's elements; its Unboxed<> type is too deep for tsc.
-  const args = { frameOwners: owners, root } as unknown as WalkArgs;
-  let own: WalkResult;
-  try {
-    own = JSON.parse(await (frame.evaluate as (fn: typeof walkScript, arg: WalkArgs) => Promise<string>)(walkScript, args)) as WalkResult;
-  } finally {
-    await Promise.all(owners.map((owner) => owner?.dispose().catch(() => undefined)));
-  }
+  const readOwn = () => walkOwnDocument(frame, children, root);
+  // Only the frame's own document is bounded: a slow grandchild must not cost its parent's lines.
+  const own = isChild ? await readFrame(frame, readOwn, { skipped }) : await readOwn();
+  if (!own) return null;
   const inScope = new Set(own.nodes.map((node) => node.frame));
   const subs = await Promise.all(childWalks ?? children.map((child, i) => (inScope.has(i) ? walkChild(child) : null)));
   if (!subs.some(Boolean)) return own;
@@ -41,4 +45,16 @@ export async function walkFrameTree(frame: Frame, root?: ElementHandle<Element>)
     }
   }
   return { ...own, nodes };
+}
+
+/** One evaluate over the frame's document; `children` are its child frames, whose owners it marks. */
+async function walkOwnDocument(frame: Frame, children: Frame[], root: ElementHandle<Element> | undefined): Promise<WalkResult> {
+  const owners = await Promise.all(children.map((c) => c.frameElement().catch(() => null)));
+  // Playwright turns the handles back into the page's elements; its Unboxed<> type is too deep for tsc.
+  const args = { frameOwners: owners, root } as unknown as WalkArgs;
+  try {
+    return JSON.parse(await (frame.evaluate as (fn: typeof walkScript, arg: WalkArgs) => Promise<string>)(walkScript, args)) as WalkResult;
+  } finally {
+    await Promise.all(owners.map((owner) => owner?.dispose().catch(() => undefined)));
+  }
 }

@@ -1,0 +1,42 @@
+// Masks secret values (what a client sent as variables) in anything read back from a page: snapshot
+// lines, page text, operation results. A value of SHORT_SECRET characters or fewer is masked only where
+// it stands alone (not inside a longer word or number): masking every "at" inside "cats" would wreck
+// the text while hiding nothing, since the word does not tell the value apart from its letters.
+
+export const MASK = '••••';
+
+/** Values this long or shorter are masked as whole tokens, longer ones wherever they occur. */
+const SHORT_SECRET = 3;
+
+/** `text` with every occurrence of the secrets replaced by MASK. */
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  if (secrets.length === 0) return text;
+  // Longest first, so a value that contains another is masked whole.
+  const ordered = [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+  return ordered.reduce((masked, secret) => replaceSecret(masked, secret, MASK), text);
+}
+
+/** `text` with `secret` replaced: everywhere, or only where it stands alone when it is short. */
+export function replaceSecret(text: string, secret: string, replacement: string): string {
+  if (!text.includes(secret)) return text;
+  if (secret.length > SHORT_SECRET) return text.split(secret).join(replacement);
+  return text.replace(standalone(secret), () => replacement);
+}
+
+/** A copy of `value` with every string in it (deep: arrays, object values) masked; other values as they are. */
+export function maskSecretsDeep<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  const visit = (item: unknown): unknown => {
+    if (typeof item === 'string') return maskSecrets(item, secrets);
+    if (Array.isArray(item)) return item.map(visit);
+    if (item !== null && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, visit(inner)]));
+    return item;
+  };
+  return visit(value) as T;
+}
+
+/** The secret as a whole token: not preceded or followed by a letter or digit. */
+function standalone(secret: string): RegExp {
+  const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu');
+}
