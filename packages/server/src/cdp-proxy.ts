@@ -7,7 +7,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DeckhandError, isDeckhandError, type Session, type SessionManager } from '@deckhand/core';
 import { errorBody } from './errors';
-import type { UpgradeDecision } from './serve/listen';
+import type { UpgradeDecision } from './serve/adapter';
 
 const CDP_PATH = /^\/v1\/sessions\/([^/]+)\/cdp$/;
 

@@ -1,7 +1,7 @@
 // Bun adapter: Bun.serve, with the idle timeout off (streams and agent runs can be long). A WebSocket
 // upgrade is accepted here and joined message by message to the DevTools channel the decision opens.
 import { CdpRelay, type CdpChannel } from '@deckhand/core';
-import type { Listen } from './listen';
+import type { Listen } from './adapter';
 
 interface Upgrade {
   open: () => Promise<CdpChannel>;

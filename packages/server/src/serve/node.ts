@@ -5,7 +5,7 @@ import { bridgeWebSocket } from '@deckhand/core';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { Listen } from './listen';
+import type { Listen } from './adapter';
 
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
 

@@ -1,0 +1,13 @@
+// What a runtime adapter (node.ts, bun.ts) is: how to listen and accept WebSocket upgrades.
+import type { CdpChannel } from '@deckhand/core';
+
+/** A WebSocket upgrade is either joined to a DevTools channel or answered with an error body. */
+export type UpgradeDecision = { open: () => Promise<CdpChannel> } | { status: number; body: string };
+
+export type Listen = (options: {
+  fetch: (request: Request) => Response | Promise<Response>;
+  host: string;
+  port: number;
+  /** Decides what a WebSocket upgrade request (path and query) is joined to. */
+  upgrade: (pathAndQuery: string) => UpgradeDecision;
+}) => Promise<{ port: number; close: () => Promise<void> }>;
