@@ -1,7 +1,7 @@
 // The snapshot a model-driven operation reads: of the frame the request names, optionally scoped by
 // a selector, with variable values masked. Its element xpaths start at the page's main frame.
 import type { Frame } from 'playwright-core';
-import { resolveTarget, type ResolvedTarget } from '../dom/resolve-target.js';
+import { resolveTarget, type ResolvedTarget } from '../selectors/index.js';
 import { DeckhandError } from '../errors.js';
 import { captureSnapshot, type PageSnapshot } from '../snapshot/index.js';
 import { variableValues } from '../actions/variables.js';

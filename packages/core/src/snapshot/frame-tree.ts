@@ -2,7 +2,7 @@
 // frames included), and stitches each child frame's lines under its owner element's line.
 
 import type { ElementHandle, Frame } from 'playwright-core';
-import { inPage } from './in-page.js';
+import { inPage } from '../selectors/index.js';
 import { walkFrame, type WalkArgs, type WalkResult } from './page-walker.js';
 
 const walkScript = inPage(walkFrame);
