@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Stagehand } from '@browserbasehq/stagehand';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { chromium, type Page } from 'playwright-core';
-import { SHADOW_HOOK_SCRIPT } from '../packages/core/src/dom/shadow-hook.js';
+import { SHADOW_HOOK_SCRIPT } from '../packages/core/src/browser/shadow-hook.js';
 import { captureSnapshot, DEFAULT_TOKEN_BUDGET } from '../packages/core/src/snapshot/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -4,9 +4,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveTarget } from '../src/dom/resolve-target.js';
-import { SHADOW_HOOK_SCRIPT } from '../src/dom/shadow-hook.js';
-import { captureSnapshot, estimateTokens, resolveBackendNodeId, type PageSnapshot } from '../src/snapshot/index.js';
+import { SHADOW_HOOK_SCRIPT } from '../src/browser/shadow-hook.js';
+import { resolveBackendNodeId, resolveTarget } from '../src/selectors/index.js';
+import { captureSnapshot, estimateTokens, type PageSnapshot } from '../src/snapshot/index.js';
 
 const CHROMIUM = process.env.DECKHAND_CHROMIUM ?? '/usr/bin/chromium-headless-shell';
 // --site-per-process: the headless shell does not isolate sites by default; the cross-origin frame must be an OOPIF here.
@@ -246,16 +246,16 @@ describe('captureSnapshot', () => {
     const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: 'button' });
     const expected = (await cdp.send('DOM.describeNode', { nodeId })).node.backendNodeId;
     await cdp.detach();
-    expect(await resolveBackendNodeId(page, top)).toBe(expected);
+    expect(await resolveBackendNodeId(page, top.xpath)).toBe(expected);
     for (const name of ['Same submit', 'Cross button']) {
       const el = [...snap.elements.values()].find((e) => e.name === name)!;
-      expect(await resolveBackendNodeId(page, el), name).toBeGreaterThan(0);
+      expect(await resolveBackendNodeId(page, el.xpath), name).toBeGreaterThan(0);
     }
     await page.close();
 
     const shadow = await open('/shadow');
     const closed = [...(await captureSnapshot(shadow)).elements.values()].find((e) => e.name === 'Closed field')!;
-    expect(await resolveBackendNodeId(shadow, closed)).toBeGreaterThan(0);
+    expect(await resolveBackendNodeId(shadow, closed.xpath)).toBeGreaterThan(0);
     await shadow.close();
   });
 });

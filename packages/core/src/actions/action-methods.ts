@@ -1,6 +1,6 @@
 // The Action methods an act can run without a model, one small handler each.
 import type { ElementHandle, Page } from 'playwright-core';
-import type { Resolution } from '../dom/resolve-target.js';
+import type { Resolution } from '../selectors/index.js';
 import { ACTION_METHODS as MODEL_ACTION_METHODS, GO_BACK } from '../inference/types.js';
 import { ActionFailure } from './action-failure.js';
 

@@ -2,7 +2,7 @@
 // is missing or refuses the action is a result (success: false), not an error.
 import type { CoreConfig } from '../config.js';
 import { NetworkMonitor } from '../dom/network-monitor.js';
-import { resolveTarget } from '../dom/resolve-target.js';
+import { resolveTarget } from '../selectors/index.js';
 import { waitForSettle } from '../dom/settle.js';
 import { firstLine, isDeckhandError } from '../errors.js';
 import { Deadline } from '../session/deadline.js';

@@ -2,10 +2,10 @@
 // disconnects; it never kills that browser.
 import { chromium } from 'playwright-core';
 import type { CoreConfig } from '../config.js';
-import { SHADOW_HOOK_SCRIPT } from '../dom/shadow-hook.js';
 import { DeckhandError, firstLine } from '../errors.js';
 import type { BrowserHandle } from './browser-handle.js';
 import { connectCdpWebSocket } from './cdp-websocket.js';
+import { SHADOW_HOOK_SCRIPT } from './shadow-hook.js';
 
 export async function attachOverCdp(cdpUrl: string, config: CoreConfig, connectTimeoutMs = 30_000): Promise<BrowserHandle> {
   checkAttachAllowed(cdpUrl, config.cdpAttachHosts);

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { CoreConfig } from '../config.js';
-import { SHADOW_HOOK_SCRIPT } from '../dom/shadow-hook.js';
 import { DeckhandError, firstLine } from '../errors.js';
 import type { LaunchOptions, Viewport } from '../types.js';
 import type { BrowserHandle } from './browser-handle.js';
@@ -14,6 +13,7 @@ import { findChromium, isFullChromium } from './chromium-path.js';
 import { spawnChromium } from './chromium-process.js';
 import { CdpMux } from './cdp-mux.js';
 import { servePrivateCdp } from './cdp-websocket.js';
+import { SHADOW_HOOK_SCRIPT } from './shadow-hook.js';
 import { isRunning, processTree } from './process-tree.js';
 
 /** Client-chosen profiles in use by a live browser: two browsers on one profile corrupt it. */

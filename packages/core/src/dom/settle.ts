@@ -1,7 +1,7 @@
 // Waits for a page to settle after an action: network quiet and DOM quiet in every frame, bounded.
 import type { Frame, Page } from 'playwright-core';
 import { sendCdp } from '../browser/cdp-session.js';
-import { inPage } from '../snapshot/in-page.js';
+import { inPage } from '../selectors/index.js';
 import { readFrame } from './frame-read.js';
 import type { NetworkMonitor } from './network-monitor.js';
 

@@ -2,7 +2,7 @@
 // shadow roots (open and closed) and slotted content, with each child frame's text spliced in where
 // its <iframe> sits. Block boxes become line breaks; runs of whitespace collapse.
 import type { ElementHandle, Frame } from 'playwright-core';
-import { inPage } from '../snapshot/in-page.js';
+import { inPage } from '../selectors/index.js';
 import { readFrame, type SkippedFrame } from './frame-read.js';
 
 type TextPart = string | { frame: number };

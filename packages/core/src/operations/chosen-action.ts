@@ -3,8 +3,8 @@
 import type { Frame, Page } from 'playwright-core';
 import { DeckhandError } from '../errors.js';
 import { PAGE_ELEMENT_ID, type ChosenAction } from '../inference/index.js';
-import { resolveBackendNodeId, type PageSnapshot } from '../snapshot/index.js';
-import { framePrefix } from '../snapshot/frame-path.js';
+import { framePrefix, resolveBackendNodeId } from '../selectors/index.js';
+import type { PageSnapshot } from '../snapshot/index.js';
 import type { Action } from '../types.js';
 
 export interface ActionContext {
@@ -21,7 +21,7 @@ export async function toAction(chosen: ChosenAction, at: ActionContext, withBack
   }
   const element = elementOf(at.snapshot, chosen.elementId);
   const args = chosen.method === 'dragAndDrop' ? [`xpath=${elementOf(at.snapshot, chosen.arguments[0] ?? '').xpath}`] : chosen.arguments;
-  const backendNodeId = withBackendNodeId ? await resolveBackendNodeId(at.page, element).catch(() => undefined) : undefined;
+  const backendNodeId = withBackendNodeId ? await resolveBackendNodeId(at.page, element.xpath).catch(() => undefined) : undefined;
   return {
     selector: `xpath=${element.xpath}`,
     description: chosen.description,

@@ -2,7 +2,7 @@
 // a selector, with the session's secrets masked. Its element xpaths start at the page's main frame.
 import type { Frame } from 'playwright-core';
 import { describeSkippedFrame, type SkippedFrame } from '../dom/frame-read.js';
-import { resolveTarget, type ResolvedTarget } from '../dom/resolve-target.js';
+import { resolveTarget, type ResolvedTarget } from '../selectors/index.js';
 import { DeckhandError } from '../errors.js';
 import type { OperationScope } from '../session/operation-scope.js';
 import { captureSnapshot, type PageSnapshot } from '../snapshot/index.js';

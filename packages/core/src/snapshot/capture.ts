@@ -4,9 +4,8 @@
 import type { Frame, Page } from 'playwright-core';
 import { DeckhandError } from '../errors.js';
 import type { SkippedFrame } from '../dom/frame-read.js';
-import { resolveTarget, type ResolvedTarget } from '../dom/resolve-target.js';
 import { MASK, maskSecrets } from '../secrets/mask-secrets.js';
-import { framePrefix } from './frame-path.js';
+import { framePrefix, resolveTarget, type ResolvedTarget } from '../selectors/index.js';
 import { walkFrameTree } from './frame-tree.js';
 import { gapLine, renderLine } from './outline-line.js';
 import type { WalkNode, WalkResult } from './page-walker.js';

@@ -3,7 +3,7 @@
 
 import type { ElementHandle, Frame } from 'playwright-core';
 import { readFrame, type SkippedFrame } from '../dom/frame-read.js';
-import { inPage } from './in-page.js';
+import { inPage } from '../selectors/index.js';
 import { walkFrame, type WalkArgs, type WalkResult } from './page-walker.js';
 
 const walkScript = inPage(walkFrame);

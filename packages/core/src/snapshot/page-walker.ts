@@ -4,7 +4,7 @@
 // is what makes it faster than the accessibility-tree route. Child frames are not entered: the
 // caller walks each frame with its own evaluate and stitches them under the owner's node.
 
-import type { InPageLib } from './in-page.js';
+import type { InPageLib } from '../selectors/index.js';
 
 export interface WalkArgs {
   /** Owner elements (<iframe>, <frame>) of this frame's child frames; a node's `frame` indexes this. */
@@ -263,8 +263,7 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
         const tag = el.localName;
         const n = (counts[tag] = (counts[tag] ?? 0) + 1);
         if (SKIP.has(tag)) continue;
-        const step = el.namespaceURI === 'http://www.w3.org/1999/xhtml' ? `${tag}[${n}]` : `*[name()='${tag}'][${n}]`;
-        walkElement(el, path + '/' + (path === '' && tag === 'html' ? 'html' : step), kids, quiet, pointer);
+        walkElement(el, path + '/' + lib.pathStep(el, n), kids, quiet, pointer);
       }
     }
   }

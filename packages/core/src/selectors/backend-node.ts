@@ -1,29 +1,29 @@
-// Backend node ids are looked up lazily: the walk runs in the page and does not know them. The
-// element's deep XPath is followed again, frame piece by frame piece, inside the (shared) CDP session
-// that owns the element's frame (the page's, or an out-of-process frame's own).
+// The CDP reader: the backend node id of the element a deep XPath names, looked up lazily (the
+// snapshot's walk runs in the page and does not know it). Playwright handles cannot cross into raw
+// CDP calls, so the path is read again, frame piece by frame piece, with the same walker by its
+// source text, inside the (shared) CDP session that owns the element's frame: the page's, or an
+// out-of-process frame's own. Which frames the path crosses, the Playwright reader says first.
 
 import type { Frame, Page } from 'playwright-core';
 import { hasOwnCdpSession, sendCdp } from '../browser/cdp-session.js';
-import { resolveTarget } from '../dom/resolve-target.js';
-import { frameChain, splitFramePieces } from './frame-path.js';
-import { resolvePathPiece } from './path-piece.js';
-import { shadowRootOf } from '../dom/shadow-hook.js';
-import type { SnapshotElement } from './types.js';
+import { parseDeepXPath } from './deep-xpath.js';
+import { frameChain } from './frame-path.js';
+import { resolveTarget } from './resolve-target.js';
+import { walkPieceScript } from './walk-piece.js';
 
-// The page side of the CDP route; Playwright handles cannot cross into raw CDP calls, so the
-// piece is resolved again by source text (Runtime.evaluate / callFunctionOn).
-const RESOLVE_PIECE = `function (piece) { const __name = (f) => f; return (${resolvePathPiece})(piece, ${shadowRootOf}); }`;
+const WALK_PIECE = String(walkPieceScript);
 
 /** Names the remote objects of one lookup, so they are released together afterwards. */
 let lookups = 0;
 
-/** The element's CDP backend node id, or undefined when it is gone. */
-export async function resolveBackendNodeId(page: Page, element: SnapshotElement): Promise<number | undefined> {
-  const found = await resolveTarget(page.mainFrame(), element.xpath, 0);
+/** The backend node id of the element `xpath` (from the main frame) names, or undefined when there is none. */
+export async function resolveBackendNodeId(page: Page, xpath: string): Promise<number | undefined> {
+  const found = await resolveTarget(page.mainFrame(), xpath, 0);
   if (!found.found) return undefined;
   await found.target.element.dispose();
   const chain = frameChain(found.target.frame);
-  const pieces = splitFramePieces(element.xpath);
+  // pieces[k] is read in chain[k].
+  const pieces = parseDeepXPath(xpath);
   // The deepest frame on the path with a CDP session of its own (out-of-process); else the page's.
   let owner: Page | Frame = page;
   let from = 0;
@@ -39,7 +39,7 @@ export async function resolveBackendNodeId(page: Page, element: SnapshotElement)
   try {
     let objectId = (
       await send<{ result: { objectId?: string } }>('Runtime.evaluate', {
-        expression: `(${RESOLVE_PIECE})(${JSON.stringify(pieces[from])})`,
+        expression: `(${WALK_PIECE})(${JSON.stringify(pieces[from])})`,
         objectGroup,
       })
     ).result.objectId;
@@ -51,7 +51,7 @@ export async function resolveBackendNodeId(page: Page, element: SnapshotElement)
       objectId = (
         await send<{ result: { objectId?: string } }>('Runtime.callFunctionOn', {
           objectId: docObject.object.objectId,
-          functionDeclaration: RESOLVE_PIECE,
+          functionDeclaration: WALK_PIECE,
           arguments: [{ value: pieces[i] }],
           objectGroup,
         })

@@ -1,0 +1,30 @@
+// Builds functions that frame.evaluate (or CDP, by source text) can ship to the page. A function
+// travels as source text, so in-page code cannot use imports or closures: the helpers it needs are
+// declared side by side in one wrapper here (so they may call each other by name) and handed to it
+// as its second argument.
+
+import { shadowRootOf } from '../browser/shadow-hook.js';
+import { elementPath, pathStep } from './element-path.js';
+
+/** Helpers every in-page function may call: the open-or-closed shadow root lookup and the path writer. */
+export interface InPageLib {
+  shadowRootOf: typeof shadowRootOf;
+  pathStep: typeof pathStep;
+  elementPath: typeof elementPath;
+}
+
+/**
+ * Wraps `fn(arg, lib)` as a standalone `(arg) => result` whose source carries the helpers.
+ * `__name` is declared because some TypeScript transpilers (tsx, esbuild keepNames) wrap named
+ * inner functions in calls to it, which would not exist in the page.
+ */
+export function inPage<A, R>(fn: (arg: A, lib: InPageLib) => R): (arg: A) => R {
+  const source = `(arg) => {
+    const __name = (f) => f;
+    const shadowRootOf = ${shadowRootOf};
+    const pathStep = ${pathStep};
+    const elementPath = ${elementPath};
+    return (${fn})(arg, { shadowRootOf, pathStep, elementPath });
+  }`;
+  return new Function(`return ${source}`)() as (arg: A) => R;
+}

@@ -1,0 +1,8 @@
+// The selector language (docs/selectors.md): CSS or deep XPaths, read to a Playwright handle or a CDP
+// backend node id, written from an element in the page. The parser, the in-page walker and the
+// writer are this folder's own; everything else asks here.
+
+export { resolveTarget, type Resolution, type ResolvedTarget } from './resolve-target.js';
+export { resolveBackendNodeId } from './backend-node.js';
+export { framePrefix } from './frame-path.js';
+export { inPage, type InPageLib } from './in-page.js';

@@ -1,0 +1,70 @@
+// The Playwright reader: an Action selector (CSS or deep XPath, see docs/selectors.md) to one element
+// handle in the frame that holds it. Polls briefly so an element that appears a moment later is still found.
+import type { ElementHandle, Frame } from 'playwright-core';
+import { isXPath, parseDeepXPath, SelectorSyntaxError, type FramePiece } from './deep-xpath.js';
+import { walkPieceScript } from './walk-piece.js';
+
+export interface ResolvedTarget {
+  frame: Frame;
+  element: ElementHandle<Element>;
+}
+
+export type Resolution = { found: true; target: ResolvedTarget } | { found: false; reason: string };
+
+const POLL_MS = 100;
+
+export async function resolveTarget(frame: Frame, selector: string, timeoutMs: number): Promise<Resolution> {
+  const deadline = Date.now() + timeoutMs;
+  let pieces: FramePiece[] | undefined;
+  try {
+    pieces = isXPath(selector) ? parseDeepXPath(selector) : undefined;
+  } catch (error) {
+    if (error instanceof SelectorSyntaxError) return { found: false, reason: `Invalid selector "${selector}": ${error.message}` };
+    throw error;
+  }
+  for (;;) {
+    let target: ResolvedTarget | null;
+    try {
+      target = pieces ? await resolveDeepXPath(frame, pieces) : await resolveCss(frame, selector);
+    } catch (error) {
+      if (isSelectorSyntaxError(error)) return { found: false, reason: `Invalid selector "${selector}"` };
+      target = null; // A frame navigated or detached mid-walk: try again.
+    }
+    if (target) return { found: true, target };
+    if (Date.now() + POLL_MS > deadline) {
+      return { found: false, reason: `No element matches selector "${selector}"` };
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+async function resolveCss(frame: Frame, selector: string): Promise<ResolvedTarget | null> {
+  const element = await frame.$(selector);
+  return element ? { frame, element } : null;
+}
+
+/** Each piece is walked in its frame; the element it reaches owns the next piece's frame. */
+async function resolveDeepXPath(start: Frame, pieces: FramePiece[]): Promise<ResolvedTarget | null> {
+  let frame = start;
+  for (let i = 0; ; i++) {
+    const handle = await frame.evaluateHandle(walkPieceScript, pieces[i]!);
+    const element = handle.asElement() as ElementHandle<Element> | null;
+    if (!element) {
+      await handle.dispose();
+      return null;
+    }
+    if (i === pieces.length - 1) return { frame, element };
+    try {
+      const child = await element.contentFrame();
+      if (!child) return null;
+      frame = child;
+    } finally {
+      await element.dispose().catch(() => undefined);
+    }
+  }
+}
+
+function isSelectorSyntaxError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /not a valid (selector|XPath)|Unexpected token|SyntaxError|is not a valid/i.test(message);
+}
