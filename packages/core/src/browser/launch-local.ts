@@ -11,7 +11,9 @@ import type { BrowserHandle } from './browser-handle.js';
 import { buildChromiumArgs } from './chromium-args.js';
 import { findChromium, isFullChromium } from './chromium-path.js';
 import { readBrowserWsUrl } from './devtools-port.js';
+import { startPolicyProxy } from './policy-proxy.js';
 import { findBrowserPid, isRunning, processTree } from './process-tree.js';
+import { behindPolicyProxy } from './proxy-switches.js';
 
 export async function launchLocalBrowser(
   options: LaunchOptions,
@@ -20,11 +22,13 @@ export async function launchLocalBrowser(
 ): Promise<BrowserHandle> {
   const headless = options.headless ?? config.headless;
   const executablePath = options.executablePath ?? findChromium(headless, config.chromiumPath);
+  // Every connection of the browser goes through this proxy, which enforces the navigation policy.
+  const policyProxy = await startPolicyProxy(config.navigationPolicy, options.proxy);
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'deckhand-profile-')));
   const removeProfile = !options.userDataDir && !options.preserveUserDataDir;
   // A reused profile may hold the port file of an earlier run; we must read this run's port.
   await rm(join(userDataDir, 'DevToolsActivePort'), { force: true });
-  const { args, ignoreDefaultArgs } = buildChromiumArgs(options, isFullChromium(executablePath));
+  const { args, ignoreDefaultArgs } = behindPolicyProxy(buildChromiumArgs(options, isFullChromium(executablePath)), policyProxy.url);
 
   let context: BrowserContext;
   try {
@@ -34,7 +38,6 @@ export async function launchLocalBrowser(
       args,
       ignoreDefaultArgs,
       chromiumSandbox: options.chromiumSandbox ?? false,
-      proxy: options.proxy,
       locale: options.locale,
       viewport,
       deviceScaleFactor: options.deviceScaleFactor,
@@ -45,6 +48,7 @@ export async function launchLocalBrowser(
       timeout: options.connectTimeoutMs ?? 30_000,
     });
   } catch (error) {
+    await policyProxy.close();
     if (removeProfile) await rm(userDataDir, { recursive: true, force: true });
     throw new DeckhandError('browser_unavailable', `Chromium failed to launch: ${firstLine(error)}`);
   }
@@ -57,6 +61,7 @@ export async function launchLocalBrowser(
       context,
       cdpUrl,
       pid,
+      policyProxy,
       isConnected: () => context.browser()?.isConnected() ?? false,
       onLost: (listener) => context.on('close', listener),
       close: async () => {
@@ -65,10 +70,12 @@ export async function launchLocalBrowser(
         // Playwright waits for the browser process; stragglers of its tree must not outlive the session.
         for (const child of tree) if (isRunning(child)) killQuietly(child);
         if (removeProfile) await rm(userDataDir, { recursive: true, force: true });
+        await policyProxy.close();
       },
     };
   } catch (error) {
     await context.close().catch(() => undefined);
+    await policyProxy.close();
     if (removeProfile) await rm(userDataDir, { recursive: true, force: true });
     throw error;
   }
