@@ -6,11 +6,15 @@ import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loadServerConfig } from '@deckhand/server';
 import { driverFor } from '../support/drivers';
+import { ALLOW_FIXTURES } from '../support/fixture-server';
 import { expectError, expectOk, START_BODY, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
 import { startTestServer } from '../support/test-server';
 
-const ctx = useContract({ DECKHAND_CDP_PROXY: 'on', DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b' }, { 'x-bb-api-key': 'key-a' });
+const ctx = useContract(
+  { DECKHAND_CDP_PROXY: 'on', DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b', ...ALLOW_FIXTURES },
+  { 'x-bb-api-key': 'key-a' },
+);
 
 async function start(api = ctx.api): Promise<{ id: string; cdpUrl: string }> {
   const reply = await api.call('startSession', { body: START_BODY });

@@ -1,4 +1,5 @@
 // Core configuration: read once at the edge (env, CLI) into this typed object and passed down.
+import { OPEN_LOOPBACK_POLICY, parsePolicyRules, type LocalNetworks, type NavigationPolicy } from './browser/network-policy.js';
 import { cacheDirFromEnv } from './cache/act-cache.js';
 import { DeckhandError } from './errors.js';
 import type { ModelEnv } from './models/model-config.js';
@@ -28,6 +29,8 @@ export interface CoreConfig {
   cacheDir: string;
   /** Act cache entries kept in memory (the disk holds all). */
   cacheMaxEntries: number;
+  /** Where session browsers may connect: enforced by navigate and by each launched browser's proxy. */
+  navigationPolicy: NavigationPolicy;
 }
 
 export const DEFAULT_CORE_CONFIG: CoreConfig = {
@@ -42,12 +45,20 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   modelEnv: {},
   cacheDir: '',
   cacheMaxEntries: 1_000,
+  navigationPolicy: OPEN_LOOPBACK_POLICY,
 };
 
 /** What the model layer may read: provider keys and endpoints, cloud credentials, nothing else. */
 const MODEL_ENV = /(_API_KEY|_BASE_URL)$|^(AWS|GOOGLE|GEMINI|VERTEX|AZURE|OLLAMA|LMSTUDIO|OPENAI|ANTHROPIC|OPENROUTER)_/;
 
-export function loadCoreConfigFromEnv(env: Record<string, string | undefined>): CoreConfig {
+/**
+ * `localNetworks` is the edge's call: the server denies loopback and private networks when it has API
+ * keys (a shared service) and allows them when it is open on loopback (one developer's machine).
+ */
+export function loadCoreConfigFromEnv(
+  env: Record<string, string | undefined>,
+  { localNetworks = 'deny' }: { localNetworks?: LocalNetworks } = {},
+): CoreConfig {
   return {
     ...DEFAULT_CORE_CONFIG,
     maxSessions: envInteger(env, 'DECKHAND_MAX_SESSIONS', DEFAULT_CORE_CONFIG.maxSessions),
@@ -58,6 +69,11 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>): 
     modelEnv: Object.fromEntries(Object.entries(env).filter(([name, value]) => value !== undefined && MODEL_ENV.test(name))),
     cacheDir: cacheDirFromEnv(env),
     cacheMaxEntries: envInteger(env, 'DECKHAND_CACHE_MAX_ENTRIES', DEFAULT_CORE_CONFIG.cacheMaxEntries),
+    navigationPolicy: {
+      allow: parsePolicyRules(env.DECKHAND_NAV_ALLOW ?? '', 'DECKHAND_NAV_ALLOW'),
+      deny: parsePolicyRules(env.DECKHAND_NAV_DENY ?? '', 'DECKHAND_NAV_DENY'),
+      localNetworks,
+    },
   };
 }
 

@@ -5,6 +5,7 @@ export const ERROR_STATUS = {
   missing_model_key: 400,
   frame_not_found: 400,
   unauthorized: 401,
+  destination_blocked: 403,
   session_not_found: 404,
   route_not_found: 404,
   timeout: 408,

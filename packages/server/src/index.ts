@@ -24,7 +24,8 @@ export async function startServer(
   options: { writeLog?: (line: string) => void } = {},
 ): Promise<RunningServer> {
   const config = loadServerConfig(env);
-  const coreConfig = loadCoreConfigFromEnv(env);
+  // A server with keys is shared: its sessions must not reach into the machine's own networks.
+  const coreConfig = loadCoreConfigFromEnv(env, { localNetworks: config.apiKeys.size > 0 ? 'deny' : 'allow' });
   const logger = createLogger(config.logLevel, options.writeLog);
   const sessions = createSessionManager(coreConfig);
   const chromiumPath = () => {
@@ -42,7 +43,12 @@ export async function startServer(
   if (config.apiKeys.size === 0) {
     logger.warn('no API keys configured: accepting unauthenticated requests (allowed because the server is bound to loopback)', { host: config.host });
   }
-  logger.info('listening', { url, projects: new Set(config.apiKeys.values()).size, cdpProxy: config.cdpProxy });
+  logger.info('listening', {
+    url,
+    projects: new Set(config.apiKeys.values()).size,
+    cdpProxy: config.cdpProxy,
+    localNetworks: coreConfig.navigationPolicy.localNetworks,
+  });
   return {
     url,
     port: server.port,

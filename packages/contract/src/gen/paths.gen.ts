@@ -75,7 +75,9 @@ export interface paths {
         put?: never;
         /**
          * Navigate the page
-         * @description Loads a URL in the session's active page (or in the frame given by `frameId`).
+         * @description Loads a URL in the session's active page (or in the frame given by `frameId`). A destination
+         *     the server's navigation policy denies is a 403 `destination_blocked` before the browser sends
+         *     anything; frames, subresources, redirects and websockets of the page that go there fail to load.
          */
         post: operations["navigate"];
         delete?: never;
@@ -293,7 +295,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "unprocessable" | "session_limit" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
+            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "destination_blocked" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "unprocessable" | "session_limit" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
             /** @description For validation errors, one entry per problem. */
             issues?: components["schemas"]["ValidationIssue"][];
         };
@@ -633,6 +635,12 @@ export interface components {
             width: number;
             height: number;
         };
+        /**
+         * @description The session's own proxy (`http://` or `socks5://`; a bare host:port is HTTP). The browser's
+         *     connections go through the server's navigation-policy proxy, which checks each destination and
+         *     then tunnels through this one; the credentials stay on the server. `bypass` hosts go direct,
+         *     still checked.
+         */
         Proxy: {
             server: string;
             bypass?: string;
@@ -868,6 +876,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description The navigation policy does not let the session's browser connect there (a link-local or cloud
+         *     metadata address; a loopback or private address on a server with API keys; an operator's
+         *     DECKHAND_NAV_DENY entry). The message names the host and the rule.
+         */
+        DestinationBlocked: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description No such session in this project. */
         NotFound: {
             headers: {
@@ -1071,6 +1093,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["DestinationBlocked"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManySessions"];
             500: components["responses"]["InternalError"];
@@ -1117,6 +1140,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["DestinationBlocked"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
