@@ -3,8 +3,18 @@
 // every address it resolves to, then connected to at one of those checked addresses. So frames,
 // subresources, redirects, websockets, popups, service workers and DNS rebinding all meet the policy.
 // Bodies stream through; connections to origins are kept alive and reused.
-import { Agent, STATUS_CODES, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import {
+  Agent,
+  STATUS_CODES,
+  createServer,
+  request,
+  type ClientRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type RequestOptions,
+  type ServerResponse,
+} from 'node:http';
+import { isIPv6, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { canonicalHost, type IpAddress } from './ip-address.js';
 import { netErrorOf } from './net-error.js';
@@ -56,15 +66,24 @@ export async function startPolicyProxy(policy: NavigationPolicy, upstreamSetting
     if (!socket?.remoteAddress || !socket.remotePort) return;
     const key = `${host}:${port}`;
     remotes.delete(key);
-    remotes.set(key, { ipAddress: socket.remoteAddress, port: socket.remotePort });
+    // Bracketed IPv6, as CDP reports remote addresses.
+    const ipAddress = isIPv6(socket.remoteAddress) ? `[${socket.remoteAddress}]` : socket.remoteAddress;
+    remotes.set(key, { ipAddress, port: socket.remotePort });
     if (remotes.size > REMOTES_KEPT) remotes.delete(remotes.keys().next().value!);
   };
 
   const forward = async (req: IncomingMessage, res: ServerResponse) => {
+    // The browser may give up while the destination is being resolved or connected.
+    let outgoing: ClientRequest | undefined;
+    res.on('close', () => {
+      if (!res.writableFinished) outgoing?.destroy();
+    });
     const target = proxyTarget(req.url);
     if (!target) return answer(res, 400, 'This is the browser proxy of a Deckhand session: it forwards proxy requests only.');
     const way = await route(target.host);
-    if ('blocked' in way) return answer(res, 403, `Blocked by Deckhand's navigation policy: ${way.blocked}`, { [BLOCKED_HEADER]: way.blocked });
+    if ('blocked' in way) {
+      return answer(res, 403, `Blocked by Deckhand's navigation policy: ${way.blocked}`, { [BLOCKED_HEADER]: way.blocked });
+    }
     if ('netError' in way) return failed(res, way.netError);
     const headers = forwardedHeaders(req.headers);
     let options: RequestOptions;
@@ -78,22 +97,21 @@ export async function startPolicyProxy(policy: NavigationPolicy, upstreamSetting
     } else {
       const socket = await way.upstream.tunnel(target.host, target.port).catch((error: unknown) => error as Error);
       if (socket instanceof Error) return failed(res, netErrorOf(socket));
+      if (res.destroyed) return void socket.destroy();
       socket.resume();
       options = { path: target.url.pathname + target.url.search, createConnection: () => socket };
     }
-    const outgoing = request({ ...options, method: req.method, headers });
-    outgoing.on('response', (incoming) => {
-      remember(target.host, target.port, outgoing.socket);
+    if (res.destroyed) return;
+    const sent = (outgoing = request({ ...options, method: req.method, headers }));
+    sent.on('response', (incoming) => {
+      remember(target.host, target.port, sent.socket);
       res.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, answeredHeaders(incoming.headers));
       // pipe, not pipeline: pipeline's per-call abort machinery costs more than the copy itself.
       incoming.on('error', () => res.destroy());
       incoming.pipe(res);
     });
-    outgoing.on('error', (error) => (res.headersSent ? res.destroy() : failed(res, netErrorOf(error))));
-    res.on('close', () => {
-      if (!res.writableFinished) outgoing.destroy();
-    });
-    req.pipe(outgoing);
+    sent.on('error', (error) => (res.headersSent ? res.destroy() : failed(res, netErrorOf(error))));
+    req.pipe(sent);
   };
 
   const tunnel = async (req: IncomingMessage, client: Duplex, head: Buffer) => {
@@ -103,9 +121,8 @@ export async function startPolicyProxy(policy: NavigationPolicy, upstreamSetting
     const way = await route(target.host);
     if ('blocked' in way) return refuse(client, 403, `Blocked by Deckhand's navigation policy: ${way.blocked}`);
     if ('netError' in way) return refuse(client, 502, `net::${way.netError}`);
-    const remote = await ('direct' in way ? connectPinned(target.host, way.direct, target.port) : way.upstream.tunnel(target.host, target.port)).catch(
-      (error: unknown) => error as Error,
-    );
+    const connecting = 'direct' in way ? connectPinned(target.host, way.direct, target.port) : way.upstream.tunnel(target.host, target.port);
+    const remote = await connecting.catch((error: unknown) => error as Error);
     if (remote instanceof Error) return refuse(client, 502, `net::${netErrorOf(remote)}`);
     if (client.destroyed) return void remote.destroy();
     remember(target.host, target.port, remote);
@@ -120,7 +137,9 @@ export async function startPolicyProxy(policy: NavigationPolicy, upstreamSetting
   };
 
   const server = createServer((req, res) => void forward(req, res).catch(() => res.destroy()));
-  server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => void tunnel(req, client, head).catch(() => client.destroy()));
+  server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => {
+    void tunnel(req, client, head).catch(() => client.destroy());
+  });
   server.on('upgrade', (_req: IncomingMessage, client: Duplex) => refuse(client, 400, 'Websockets go through CONNECT.'));
   server.on('connection', (socket: Socket) => {
     socket.setNoDelay(true);

@@ -4,7 +4,8 @@
 import type { ChromiumArgs } from './chromium-args.js';
 
 /** --no-proxy-server, a PAC script or auto-detection would win over --proxy-server. */
-const PROXYING_SWITCH = /^--(no-proxy-server|proxy-server|proxy-bypass-list|proxy-pac-url|proxy-auto-detect|force-webrtc-ip-handling-policy)(=|$)/;
+const PROXYING_SWITCH =
+  /^--(no-proxy-server|proxy-server|proxy-bypass-list|proxy-pac-url|proxy-auto-detect|force-webrtc-ip-handling-policy)(=|$)/;
 
 export function behindPolicyProxy(chromium: ChromiumArgs, proxyUrl: string): ChromiumArgs {
   const switches = [

@@ -39,7 +39,9 @@ export async function openUpstreamProxy(settings: ProxySettings, policy: Navigat
     throw new DeckhandError('browser_unavailable', `The proxy server ${host} does not resolve`);
   }
   const verdict = decide(policy, host, addresses);
-  if (!verdict.allowed) throw new DeckhandError('destination_blocked', `The proxy server is blocked by the navigation policy: ${verdict.reason}`);
+  if (!verdict.allowed) {
+    throw new DeckhandError('destination_blocked', `The proxy server is blocked by the navigation policy: ${verdict.reason}`);
+  }
   const credentials = settings.username === undefined ? undefined : { username: settings.username, password: settings.password ?? '' };
   const bypass = parseBypass(settings.bypass ?? '');
   const upstream: UpstreamProxy = {
