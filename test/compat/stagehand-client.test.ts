@@ -4,7 +4,7 @@
 // proxy, as a server bound beyond loopback does, so the client reaches the browser via Deckhand.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stagehand } from '@browserbasehq/stagehand';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
+import { ALLOW_FIXTURES, startFixtureServer, type FixtureServer } from '../support/fixture-server';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
@@ -12,7 +12,7 @@ let fixtures: FixtureServer;
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  server = await startTestServer({ DECKHAND_API_KEYS: 'sh-key:sh-project', DECKHAND_CDP_PROXY: 'on' });
+  server = await startTestServer({ DECKHAND_API_KEYS: 'sh-key:sh-project', DECKHAND_CDP_PROXY: 'on', ...ALLOW_FIXTURES });
   process.env.STAGEHAND_API_URL = server.url;
   process.env.BROWSERBASE_BASE_URL = server.url;
 });

@@ -12,12 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadServerConfig } from '@deckhand/server';
 import { driverFor } from '../support/drivers';
+import { ALLOW_FIXTURES } from '../support/fixture-server';
 import { expectError, expectOk, START_BODY, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
 import { readDevToolsUrl } from '../support/processes';
 import { startTestServer } from '../support/test-server';
 
-const ctx = useContract({ DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b' }, { 'x-bb-api-key': 'key-a' });
+const ctx = useContract({ DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b', ...ALLOW_FIXTURES }, { 'x-bb-api-key': 'key-a' });
 
 async function start(api = ctx.api): Promise<{ id: string; cdpUrl: string }> {
   const reply = await api.call('startSession', { body: START_BODY });
@@ -139,7 +140,7 @@ describe('CDP relay', () => {
       ['--no-sandbox', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
       { stdio: 'ignore', detached: true },
     );
-    const allowing = await startTestServer({ DECKHAND_API_KEYS: 'key-a:project-a', DECKHAND_CDP_ATTACH_HOSTS: '127.0.0.1' });
+    const allowing = await startTestServer({ DECKHAND_API_KEYS: 'key-a:project-a', DECKHAND_CDP_ATTACH_HOSTS: '127.0.0.1', ...ALLOW_FIXTURES });
     try {
       const external_cdpUrl = await readDevToolsUrl(profile);
       const body = { ...START_BODY, browser: { type: 'local', cdpUrl: external_cdpUrl } };

@@ -5,9 +5,10 @@ import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { driverFor } from '../support/drivers';
 import { expectError, expectOk, START_BODY, useContract } from '../support/contract';
+import { ALLOW_FIXTURES } from '../support/fixture-server';
 import { browserPids, listeningPorts } from '../support/processes';
 
-const ctx = useContract({ DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b' }, { 'x-bb-api-key': 'key-a' });
+const ctx = useContract({ DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b', ...ALLOW_FIXTURES }, { 'x-bb-api-key': 'key-a' });
 const b = () => driverFor(ctx.server.url, { 'x-bb-api-key': 'key-b' });
 
 describe("project B never reaches project A's browser", () => {

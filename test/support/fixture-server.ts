@@ -1,6 +1,7 @@
 // Serves test/fixtures on two loopback origins (127.0.0.1 and localhost are different sites, so an
 // iframe from the other one is cross-site and runs out of process). HTML files get {{ORIGIN}} and
-// {{CROSS_ORIGIN}} filled in. /api/delay?ms=N answers after N ms, for settle tests.
+// {{CROSS_ORIGIN}} filled in. /api/delay?ms=N answers after N ms, for settle tests; /api/redirect?to=URL
+// answers a 302 to URL.
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,12 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json',
 };
+
+/**
+ * The navigation policy entry a server with API keys needs to let sessions load fixture pages (it
+ * denies loopback by default); only the fixture server's two hosts.
+ */
+export const ALLOW_FIXTURES = { DECKHAND_NAV_ALLOW: '127.0.0.1,localhost' };
 
 export interface FixtureServer {
   origin: string;
@@ -62,6 +69,11 @@ async function serve(req: IncomingMessage, res: ServerResponse, self: string, ot
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ delayed: ms }));
     }, ms);
+    return;
+  }
+  if (url.pathname === '/api/redirect') {
+    res.writeHead(302, { location: url.searchParams.get('to') ?? '/', 'cache-control': 'no-store' });
+    res.end();
     return;
   }
   const relative = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '').replace(/^\/+/, '');

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeckhandClient, DeckhandApiError, type DeckhandClient } from '@deckhand/client';
 import { START_BODY } from '../../../test/support/contract';
-import { startFixtureServer, type FixtureServer } from '../../../test/support/fixture-server';
+import { ALLOW_FIXTURES, startFixtureServer, type FixtureServer } from '../../../test/support/fixture-server';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { closedPortUrl } from '../../../test/support/closed-port';
 
@@ -13,7 +13,7 @@ let client: DeckhandClient;
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  server = await startTestServer({ DECKHAND_API_KEYS: 'client-key:client-project' });
+  server = await startTestServer({ DECKHAND_API_KEYS: 'client-key:client-project', ...ALLOW_FIXTURES });
   client = createDeckhandClient({ baseUrl: server.url, apiKey: 'client-key' });
 });
 

@@ -1,5 +1,6 @@
 // Core configuration: read once at the edge (env, CLI) into this typed object and passed down.
 import { resolve } from 'node:path';
+import { OPEN_LOOPBACK_POLICY, parsePolicyRules, type NavigationPolicy } from './browser/network-policy.js';
 import { cacheDirFromEnv } from './cache/act-cache.js';
 import { DeckhandError } from './errors.js';
 import type { ModelEnv } from './models/model-config.js';
@@ -35,6 +36,8 @@ export interface CoreConfig {
   cdpAttachHosts: string[];
   /** Client-chosen profiles and downloads live under <dataDir>/<project>/ and nowhere else. */
   dataDir: string;
+  /** Where session browsers may connect: enforced by navigate and by each launched browser's proxy. */
+  navigationPolicy: NavigationPolicy;
 }
 
 export const DEFAULT_CORE_CONFIG: CoreConfig = {
@@ -52,9 +55,13 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   cacheMaxEntries: 1_000,
   cdpAttachHosts: ['*'],
   dataDir: '.deckhand/data',
+  navigationPolicy: OPEN_LOOPBACK_POLICY,
 };
 
-/** What the server tells the core about itself: a shared service (API keys configured) is locked down by default. */
+/**
+ * What the server tells the core about itself. A shared service (API keys configured) is locked down:
+ * no loopback or private destinations, no attaching by cdpUrl. Unsaid means shared.
+ */
 export interface ServiceMode {
   shared: boolean;
 }
@@ -62,7 +69,7 @@ export interface ServiceMode {
 /** What the model layer may read: provider keys and endpoints, cloud credentials, nothing else. */
 const MODEL_ENV = /(_API_KEY|_BASE_URL)$|^(AWS|GOOGLE|GEMINI|VERTEX|AZURE|OLLAMA|LMSTUDIO|OPENAI|ANTHROPIC|OPENROUTER)_/;
 
-export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, mode: ServiceMode = { shared: false }): CoreConfig {
+export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, mode: ServiceMode = { shared: true }): CoreConfig {
   return {
     ...DEFAULT_CORE_CONFIG,
     maxSessions: envInteger(env, 'DECKHAND_MAX_SESSIONS', DEFAULT_CORE_CONFIG.maxSessions),
@@ -76,6 +83,11 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, m
     cacheMaxEntries: envInteger(env, 'DECKHAND_CACHE_MAX_ENTRIES', DEFAULT_CORE_CONFIG.cacheMaxEntries),
     cdpAttachHosts: envList(env, 'DECKHAND_CDP_ATTACH_HOSTS') ?? (mode.shared ? [] : ['*']),
     dataDir: resolve(env.DECKHAND_DATA_DIR || DEFAULT_CORE_CONFIG.dataDir),
+    navigationPolicy: {
+      allow: parsePolicyRules(env.DECKHAND_NAV_ALLOW ?? '', 'DECKHAND_NAV_ALLOW'),
+      deny: parsePolicyRules(env.DECKHAND_NAV_DENY ?? '', 'DECKHAND_NAV_DENY'),
+      localNetworks: mode.shared ? 'deny' : 'allow',
+    },
   };
 }
 

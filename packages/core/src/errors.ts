@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   frame_not_found: 400,
   unauthorized: 401,
   forbidden: 403,
+  destination_blocked: 403,
   session_not_found: 404,
   route_not_found: 404,
   timeout: 408,

@@ -42,7 +42,11 @@ export async function startServer(
   if (config.apiKeys.size === 0) {
     logger.warn('no API keys configured: accepting unauthenticated requests (allowed because the server is bound to loopback)', { host: config.host });
   }
-  logger.info('listening', { url, projects: new Set(config.apiKeys.values()).size });
+  logger.info('listening', {
+    url,
+    projects: new Set(config.apiKeys.values()).size,
+    localNetworks: coreConfig.navigationPolicy.localNetworks,
+  });
   return {
     url,
     port: server.port,

@@ -76,7 +76,9 @@ export interface paths {
         put?: never;
         /**
          * Navigate the page
-         * @description Loads a URL in the session's active page (or in the frame given by `frameId`).
+         * @description Loads a URL in the session's active page (or in the frame given by `frameId`). A destination
+         *     the server's navigation policy denies is a 403 `destination_blocked` before the browser sends
+         *     anything; frames, subresources, redirects and websockets of the page that go there fail to load.
          */
         post: operations["navigate"];
         delete?: never;
@@ -294,7 +296,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "forbidden" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "unprocessable" | "session_limit" | "rate_limited" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
+            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "forbidden" | "destination_blocked" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "unprocessable" | "session_limit" | "rate_limited" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
             /** @description For validation errors, one entry per problem. */
             issues?: components["schemas"]["ValidationIssue"][];
         };
@@ -634,6 +636,12 @@ export interface components {
             width: number;
             height: number;
         };
+        /**
+         * @description The session's own proxy (`http://` or `socks5://`; a bare host:port is HTTP). The browser's
+         *     connections go through the server's navigation-policy proxy, which checks each destination and
+         *     then tunnels through this one; the credentials stay on the server. `bypass` hosts go direct,
+         *     still checked.
+         */
         Proxy: {
             server: string;
             bypass?: string;
@@ -878,6 +886,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description The navigation policy does not let the session's browser connect there (a link-local or cloud
+         *     metadata address; a loopback or private address on a server with API keys; an operator's
+         *     DECKHAND_NAV_DENY entry). The message names the host and the rule.
+         */
+        DestinationBlocked: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description No such session in this project. */
         NotFound: {
             headers: {
@@ -973,7 +995,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The server's operator does not allow this (for example attaching to a browser on a host not allowed). */
+        /**
+         * @description The server's operator does not allow this: attaching to a browser on a host not in
+         *     DECKHAND_CDP_ATTACH_HOSTS (`forbidden`), or a session proxy the navigation policy denies
+         *     (`destination_blocked`).
+         */
         Forbidden: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -1155,6 +1181,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["DestinationBlocked"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];

@@ -1,6 +1,7 @@
 // What a session holds of its browser, whether Deckhand launched it or attached to it.
 import type { BrowserContext } from 'playwright-core';
 import type { CdpChannel } from './cdp-mux.js';
+import type { PolicyProxy } from './policy-proxy.js';
 
 export interface BrowserHandle {
   /** The context the session drives; its first page is the session's page. */
@@ -9,6 +10,8 @@ export interface BrowserHandle {
   openCdp(): Promise<CdpChannel>;
   /** The browser process, when Deckhand launched it. */
   readonly pid?: number;
+  /** The proxy a launched browser's connections go through (an attached browser has none). */
+  readonly policyProxy?: PolicyProxy;
   isConnected(): boolean;
   /** Runs once if the browser goes away without close() (crash, kill, remote end). */
   onLost(listener: () => void): void;

@@ -1,8 +1,9 @@
 // The command line of a launched Chromium. We own all of it (no Playwright launcher in between), so
 // what a client may add is decided here and in launch-policy, and the switches that keep the service
-// safe (pipe only, no DevTools port, our proxy) cannot be dropped. Chromium keeps only the last
+// safe (pipe only, no DevTools port, the policy proxy) cannot be dropped. Chromium keeps only the last
 // --disable-features (and --enable-features) switch, so ours and the caller's are merged into one each.
 import type { LaunchOptions, Viewport } from '../types.js';
+import { isProxyingSwitch, policyProxySwitches } from './proxy-switches.js';
 
 /** Features switched off for automation: the set Playwright 1.65 uses (chromiumSwitches.ts). */
 const DISABLED_FEATURES = [
@@ -66,15 +67,16 @@ export interface LaunchPlan {
   fullChromium: boolean;
   userDataDir: string;
   viewport: Viewport;
+  /** The policy proxy every connection goes through (the session's own proxy sits behind it). */
+  proxyServer: string;
 }
 
 export function buildChromiumArgs(options: LaunchOptions, plan: LaunchPlan): string[] {
   const userArgs = options.args ?? [];
   const dropped = new Set(Array.isArray(options.ignoreDefaultArgs) ? options.ignoreDefaultArgs : []);
-  const plain = userArgs.filter((arg) => !isFeatureSwitch(arg, 'disable') && !isFeatureSwitch(arg, 'enable'));
+  const plain = userArgs.filter((arg) => !isFeatureSwitch(arg, 'disable') && !isFeatureSwitch(arg, 'enable') && !isProxyingSwitch(arg));
   const disabled = [...DISABLED_FEATURES, ...(plan.fullChromium ? FULL_CHROMIUM_DISABLED_FEATURES : []), ...featuresFrom(userArgs, 'disable')];
   const enabled = [...ENABLED_FEATURES, ...featuresFrom(userArgs, 'enable')];
-  const proxy = options.proxy;
   return [
     ...[...SERVICE_SWITCHES, ...(plan.headless ? HEADLESS_SWITCHES : [])].filter((arg) => !dropped.has(arg)),
     ...(options.chromiumSandbox ? [] : ['--no-sandbox']),
@@ -85,19 +87,13 @@ export function buildChromiumArgs(options: LaunchOptions, plan: LaunchPlan): str
     ...(options.deviceScaleFactor ? [`--force-device-scale-factor=${options.deviceScaleFactor}`] : []),
     ...(options.hasTouch ? ['--touch-events=enabled'] : []),
     ...(options.ignoreHTTPSErrors ? ['--ignore-certificate-errors'] : []),
-    ...(proxy ? proxySwitches(proxy.server, proxy.bypass) : []),
     ...plain,
+    ...policyProxySwitches(plan.proxyServer),
     `--disable-features=${[...new Set(disabled)].join(',')}`,
     `--enable-features=${[...new Set(enabled)].join(',')}`,
     // One page to start with: the session's page.
     'about:blank',
   ];
-}
-
-/** Loopback goes through the proxy too (Chromium bypasses it by default). */
-function proxySwitches(server: string, bypass?: string): string[] {
-  const rules = (bypass ?? '').split(',').map((rule) => rule.trim()).filter(Boolean).map((rule) => (rule.startsWith('.') ? `*${rule}` : rule));
-  return [`--proxy-server=${server}`, `--proxy-bypass-list=${[...rules, '<-loopback>'].join(';')}`];
 }
 
 function isFeatureSwitch(arg: string, kind: 'disable' | 'enable'): boolean {

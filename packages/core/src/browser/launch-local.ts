@@ -13,6 +13,7 @@ import { findChromium, isFullChromium } from './chromium-path.js';
 import { spawnChromium } from './chromium-process.js';
 import { CdpMux } from './cdp-mux.js';
 import { servePrivateCdp } from './cdp-websocket.js';
+import { startPolicyProxy } from './policy-proxy.js';
 import { SHADOW_HOOK_SCRIPT } from './shadow-hook.js';
 import { isRunning, processTree } from './process-tree.js';
 
@@ -29,13 +30,21 @@ export async function launchLocalBrowser(
   if (options.userDataDir && profilesInUse.has(options.userDataDir)) {
     throw new DeckhandError('unprocessable', 'This userDataDir is in use by another live session; end it first or use another directory');
   }
+  // Every connection of the browser goes through this proxy, which enforces the navigation policy.
+  const policyProxy = await startPolicyProxy(config.navigationPolicy, options.proxy);
   // Playwright's way in; it opens channels only once the browser below is running.
   let mux: CdpMux | undefined;
   const endpoint = await servePrivateCdp(() => mux!.open());
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'deckhand-profile-')));
   const removeProfile = !options.userDataDir && !options.preserveUserDataDir;
   profilesInUse.add(userDataDir);
-  const args = buildChromiumArgs(options, { headless, fullChromium: isFullChromium(executablePath), userDataDir, viewport });
+  const args = buildChromiumArgs(options, {
+    headless,
+    fullChromium: isFullChromium(executablePath),
+    userDataDir,
+    viewport,
+    proxyServer: policyProxy.url,
+  });
 
   const chromiumProcess = spawnChromium(executablePath, args);
   mux = new CdpMux(chromiumProcess.transport);
@@ -44,6 +53,7 @@ export async function launchLocalBrowser(
     for (const pid of tree) if (isRunning(pid)) killQuietly(pid);
     await chromiumProcess.exited;
     await endpoint.close();
+    await policyProxy.close();
     if (removeProfile) await rm(userDataDir, { recursive: true, force: true });
     profilesInUse.delete(userDataDir);
   };
@@ -73,6 +83,7 @@ export async function launchLocalBrowser(
       context,
       openCdp: () => mux.open(),
       pid: chromiumProcess.pid,
+      policyProxy,
       isConnected: () => browser.isConnected(),
       onLost: (listener) => {
         void chromiumProcess.exited.then(() => closing || listener());

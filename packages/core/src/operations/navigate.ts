@@ -3,6 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Page, Response } from 'playwright-core';
 import { sendCdp } from '../browser/cdp-session.js';
+import { assertDestinationAllowed, destinationBlocked } from '../browser/destination-check.js';
+import { canonicalHost } from '../browser/ip-address.js';
+import type { NavigationPolicy } from '../browser/network-policy.js';
+import { BLOCKED_HEADER, NET_ERROR_HEADER, type PolicyProxy } from '../browser/policy-proxy.js';
 import { DeckhandError, firstLine, isDeckhandError } from '../errors.js';
 import { Deadline } from '../session/deadline.js';
 import type { OperationScope } from '../session/operation-scope.js';
@@ -12,7 +16,13 @@ import type { NavigateRequest, NavigateResult, NetworkResponse } from '../types.
 const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'about:', 'data:']);
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-export async function navigate(scope: OperationScope, request: NavigateRequest): Promise<NavigateResult | null> {
+/** The session's navigation policy, and the proxy its browser goes through when Deckhand launched it. */
+export interface NavigationGuard {
+  policy: NavigationPolicy;
+  proxy?: PolicyProxy;
+}
+
+export async function navigate(scope: OperationScope, request: NavigateRequest, guard: NavigationGuard): Promise<NavigateResult | null> {
   const url = checkedUrl(request.url);
   const frame = await scope.frame(request.frameId);
   const timeout = request.options?.timeout ?? DEFAULT_TIMEOUT_MS;
@@ -22,6 +32,7 @@ export async function navigate(scope: OperationScope, request: NavigateRequest):
   const stopLoading = () => (stopped = stopPageLoading(frame.page()));
   deadline.signal.addEventListener('abort', stopLoading, { once: true });
   try {
+    await deadline.race(assertDestinationAllowed(url, guard.policy));
     const response = await deadline.race(
       frame.goto(url, {
         referer: request.options?.referer,
@@ -31,8 +42,9 @@ export async function navigate(scope: OperationScope, request: NavigateRequest):
     );
     scope.log({ category: 'navigate', message: `navigated to ${frame.url()}`, level: 1 });
     if (!response) return null;
+    if (guard.proxy) await assertNotRefusedByProxy(response, url);
     // The reply's own reads are inside the deadline too: the page may be busy by now.
-    const [frameId, networkResponse] = await deadline.race(Promise.all([scope.frameIdOf(frame), networkResponseOf(response)]));
+    const [frameId, networkResponse] = await deadline.race(Promise.all([scope.frameIdOf(frame), networkResponseOf(response, guard.proxy)]));
     return { requestId: randomUUID(), frameId, response: networkResponse };
   } catch (error) {
     await stopped;
@@ -66,22 +78,42 @@ function checkedUrl(raw: string): string {
   return parsed.href;
 }
 
-async function networkResponseOf(response: Response): Promise<NetworkResponse> {
+/**
+ * The proxy answers a plain-HTTP request it refused or could not connect (after a redirect, say)
+ * itself; such an answer is the error it stands for. Over HTTPS its refusals are tunnel failures.
+ */
+async function assertNotRefusedByProxy(response: Response, url: string): Promise<void> {
+  if (!response.url().startsWith('http:')) return;
+  const headers = await response.allHeaders();
+  const blocked = headers[BLOCKED_HEADER];
+  if (blocked) throw destinationBlocked(response.url(), blocked);
+  const netError = headers[NET_ERROR_HEADER];
+  if (netError) throw new DeckhandError('navigation_failed', `Navigation to ${url} failed: net::${netError}`);
+}
+
+async function networkResponseOf(response: Response, proxy?: PolicyProxy): Promise<NetworkResponse> {
   const [headers, server, security] = await Promise.all([
     response.allHeaders(),
     response.serverAddr(),
     response.securityDetails(),
   ]);
+  // Behind the proxy, the browser's remote end is the proxy; the proxy knows where it connected.
+  const remote = server && (proxy ? remoteBehindProxy(proxy, response.url()) : server);
   return {
     url: response.url(),
     status: response.status(),
     statusText: response.statusText(),
     headers,
     mimeType: (headers['content-type'] ?? '').split(';')[0]!.trim(),
-    ...(server && { remoteIPAddress: server.ipAddress, remotePort: server.port }),
+    ...(remote && { remoteIPAddress: remote.ipAddress, remotePort: remote.port }),
     ...(security?.protocol && { protocol: security.protocol }),
     fromServiceWorker: response.fromServiceWorker(),
   };
+}
+
+function remoteBehindProxy(proxy: PolicyProxy, responseUrl: string) {
+  const { hostname, port, protocol } = new URL(responseUrl);
+  return proxy.remoteAddressOf(canonicalHost(hostname) ?? hostname, Number(port || (protocol === 'https:' ? 443 : 80)));
 }
 
 function asNavigationError(error: unknown, url: string): Error {

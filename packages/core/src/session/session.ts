@@ -112,7 +112,9 @@ export class Session {
   }
 
   navigate(req: NavigateRequest, ctx: OpContext): Promise<NavigateResult | null> {
-    return this.perform('navigate', recordedParameters(req), ctx, (scope) => navigate(scope, req));
+    return this.perform('navigate', recordedParameters(req), ctx, (scope) =>
+      navigate(scope, req, { policy: this.#config.navigationPolicy, proxy: this.#browser.policyProxy }),
+    );
   }
 
   act(req: ActRequest, ctx: OpContext): Promise<ActResult> {

@@ -16,7 +16,7 @@ export type ErrorResponse = {
     /**
      * Stable machine-readable error code.
      */
-    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'forbidden' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'unprocessable' | 'session_limit' | 'rate_limited' | 'internal_error' | 'not_implemented' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
+    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'forbidden' | 'destination_blocked' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'unprocessable' | 'session_limit' | 'rate_limited' | 'internal_error' | 'not_implemented' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
     /**
      * For validation errors, one entry per problem.
      */
@@ -442,6 +442,13 @@ export type Viewport = {
     height: number;
 };
 
+/**
+ * The session's own proxy (`http://` or `socks5://`; a bare host:port is HTTP). The browser's
+ * connections go through the server's navigation-policy proxy, which checks each destination and
+ * then tunnels through this one; the credentials stay on the server. `bypass` hosts go direct,
+ * still checked.
+ *
+ */
 export type Proxy = {
     server: string;
     bypass?: string;
@@ -837,7 +844,10 @@ export type StartSessionErrors = {
      */
     401: ErrorResponse;
     /**
-     * The server's operator does not allow this (for example attaching to a browser on a host not allowed).
+     * The server's operator does not allow this: attaching to a browser on a host not in
+     * DECKHAND_CDP_ATTACH_HOSTS (`forbidden`), or a session proxy the navigation policy denies
+     * (`destination_blocked`).
+     *
      */
     403: ErrorResponse;
     /**
@@ -914,6 +924,13 @@ export type NavigateErrors = {
      * The API key is missing or unknown.
      */
     401: ErrorResponse;
+    /**
+     * The navigation policy does not let the session's browser connect there (a link-local or cloud
+     * metadata address; a loopback or private address on a server with API keys; an operator's
+     * DECKHAND_NAV_DENY entry). The message names the host and the rule.
+     *
+     */
+    403: ErrorResponse;
     /**
      * No such session in this project.
      */

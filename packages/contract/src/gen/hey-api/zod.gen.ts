@@ -20,6 +20,7 @@ export const zErrorResponse = z.strictObject({
         'navigation_failed',
         'unauthorized',
         'forbidden',
+        'destination_blocked',
         'session_not_found',
         'timeout',
         'session_gone',
@@ -428,6 +429,13 @@ export const zViewport = z.strictObject({
     height: z.int().gte(1).lte(10000)
 });
 
+/**
+ * The session's own proxy (`http://` or `socks5://`; a bare host:port is HTTP). The browser's
+ * connections go through the server's navigation-policy proxy, which checks each destination and
+ * then tunnels through this one; the credentials stay on the server. `bypass` hosts go direct,
+ * still checked.
+ *
+ */
 export const zProxy = z.strictObject({
     server: z.string().min(1),
     bypass: z.string().optional(),
