@@ -10,7 +10,7 @@ const json = { 'x-stream-response': 'false' };
 /** A session on a page whose main thread is stuck in a loop. */
 async function frozenSession(): Promise<string> {
   const id = await ctx.sessionOn('freeze.html');
-  // The act's own outcome does not matter (its settle wait may hit its timeout): the page is frozen after it.
+  // The click never returns (the page loops in its handler), so the act ends at its timeout: the page is frozen.
   const act = await ctx.api.call('act', { id, body: { input: { selector: '#freeze', method: 'click' }, options: { timeout: 1000 } }, headers: json });
   expect([200, 408]).toContain(act.status);
   return id;
