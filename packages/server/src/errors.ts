@@ -38,9 +38,12 @@ export function unexpectedMessage(logger: Logger | undefined, requestId: string,
   return `Internal error (request id ${requestId})`;
 }
 
-/** The known errors, including Hono's own (malformed JSON, wrong content type). */
+/**
+ * The known errors, including Hono's own (malformed JSON, wrong content type). An internal_error is
+ * never "known": whatever its message says stays in the log, and the client gets the generic one.
+ */
 export function asDeckhandError(error: unknown): DeckhandError | undefined {
-  if (isDeckhandError(error)) return error;
+  if (isDeckhandError(error)) return error.code === 'internal_error' ? undefined : error;
   if (error instanceof HTTPException) {
     if (error.status === 400) return new DeckhandError('validation_error', error.message || 'Malformed request');
     if (error.status === 415) return new DeckhandError('validation_error', 'Content-Type must be application/json');
