@@ -1,6 +1,7 @@
 // The snapshot a model-driven operation reads: of the frame the request names, optionally scoped by
 // a selector, with variable values masked. Its element xpaths start at the page's main frame.
 import type { Frame } from 'playwright-core';
+import { readAcrossNavigation } from '../dom/read-across-navigation.js';
 import { resolveTarget, type ResolvedTarget } from '../dom/resolve-target.js';
 import { DeckhandError } from '../errors.js';
 import { captureSnapshot, type PageSnapshot } from '../snapshot/index.js';
@@ -23,18 +24,20 @@ export async function resolveScope(frame: Frame, selector: string): Promise<Reso
   return found.target;
 }
 
-/** A snapshot starting at `frame` (the frame a request's frameId names). */
-export async function snapshotOf(frame: Frame, request: SnapshotRequest): Promise<PageSnapshot> {
-  const root = request.selector ? await resolveScope(frame, request.selector) : undefined;
-  try {
-    return await captureSnapshot(frame.page(), {
-      frame,
-      selector: request.selector,
-      root,
-      instruction: request.instruction,
-      maskValues: variableValues(request.variables),
-    });
-  } finally {
-    await root?.element.dispose().catch(() => undefined);
-  }
+/** A snapshot starting at `frame` (the frame a request's frameId names), taken again if a navigation replaced the page mid-read. */
+export function snapshotOf(frame: Frame, request: SnapshotRequest): Promise<PageSnapshot> {
+  return readAcrossNavigation(frame, async () => {
+    const root = request.selector ? await resolveScope(frame, request.selector) : undefined;
+    try {
+      return await captureSnapshot(frame.page(), {
+        frame,
+        selector: request.selector,
+        root,
+        instruction: request.instruction,
+        maskValues: variableValues(request.variables),
+      });
+    } finally {
+      await root?.element.dispose().catch(() => undefined);
+    }
+  });
 }
