@@ -1,12 +1,12 @@
-// The Hono app: request ids, body limit, auth, the generated routes, and one error mapping.
+// The Hono app: request ids, body limit, auth, JSON bounds, the generated routes, and one error mapping.
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import { DeckhandError } from '@deckhand/core';
 import type { AppEnv } from './env';
 import { authenticate } from './auth';
+import { bodyLimit } from './body-limit';
 import { errorBody, toErrorResponse, validationError } from './errors';
+import { boundJsonBody } from './json-bounds';
 import type { Logger } from './logger';
 import type { RouteDeps } from './routes/deps';
 import { compatRoutes } from './routes/compat';
@@ -43,17 +43,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     await next();
     c.res.headers.set('x-request-id', requestId);
   });
-  app.use(
-    bodyLimit({
-      maxSize: deps.config.bodyLimitBytes,
-      onError: () => {
-        throw new DeckhandError('payload_too_large', `Request body is larger than ${deps.config.bodyLimitBytes} bytes`);
-      },
-    }),
-  );
+  app.use(bodyLimit(deps.config.bodyLimitBytes));
   app.use(emptyJsonIsEmptyObject);
   cdpRoute(app);
   app.use('/v1/*', authenticate(deps.config.apiKeys));
+  app.use('/v1/*', boundJsonBody);
 
   metaRoutes(app, deps);
   sessionRoutes(app, deps);

@@ -1,0 +1,70 @@
+// Operations that used to answer 500 with Playwright's own words: a navigate right after a failed one,
+// a read while the page navigates itself, and a JSON Schema nested thousands deep (which also broke
+// replay). Each now answers in the contract, and a 500 never carries raw detail.
+import { describe, expect, it } from 'vitest';
+import { expectError, expectOk, useContract } from '../support/contract';
+import { closedPortUrl } from '../support/closed-port';
+
+const ctx = useContract();
+const json = { 'x-stream-response': 'false' };
+
+/** A JSON Schema nested `levels` objects deep, as JSON text (JSON.stringify itself overflows on it). */
+function deepSchemaText(levels: number): string {
+  return '{"type":"object","properties":{"a":'.repeat(levels) + '{"type":"string"}' + '}}'.repeat(levels);
+}
+
+/** Raw POST: the client bindings cannot serialise a body this deep. */
+async function postText(path: string, body: string) {
+  const response = await fetch(`${ctx.server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...json }, body });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+describe('resilience', () => {
+  it('navigates right after a failed navigation (the error page commits late)', async () => {
+    const id = await ctx.startSession();
+    for (let i = 0; i < 9; i++) {
+      expectError(await ctx.api.call('navigate', { id, body: { url: await closedPortUrl() }, headers: json }), 502, 'navigation_failed');
+      const reply = await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url(`forms.html?try=${i}`) }, headers: json });
+      expectOk(reply);
+      expect(reply.body.data.result.response.status).toBe(200);
+    }
+  });
+
+  it('reads a page that navigates itself away while it is being read', async () => {
+    const id = await ctx.startSession();
+    for (const ms of [0, 5, 10, 20, 40]) {
+      for (let i = 0; i < 2; i++) {
+        const url = ctx.fixtures.url(`self-redirect.html?ms=${ms}&try=${i}`);
+        expectOk(await ctx.api.call('navigate', { id, body: { url, options: { waitUntil: 'domcontentloaded' } }, headers: json }));
+        const text = await ctx.api.call('extract', { id, body: {}, headers: json });
+        expectOk(text);
+        expect(text.body.data.result.pageText).toMatch(/Redirecting|Sign up/);
+      }
+      const observed = await ctx.api.call('observe', { id, body: {}, headers: json });
+      expectOk(observed);
+    }
+  });
+
+  it('refuses a JSON Schema nested past the bound with a 400 naming it, before any page work', async () => {
+    const id = await ctx.sessionOn('forms.html');
+    for (const levels of [3_000, 5_000]) {
+      const reply = await postText(`/v1/sessions/${id}/extract`, `{"instruction":"the name","schema":${deepSchemaText(levels)}}`);
+      const error = expectError(reply, 400, 'validation_error');
+      expect(error.message).toMatch(/64 levels/);
+      expect(error.issues![0]!.path).toMatch(/^body\.schema\.properties\.a/);
+    }
+    // Just inside the bound is an ordinary extract.
+    const inside = await postText(`/v1/sessions/${id}/extract`, `{"instruction":"the name","schema":${deepSchemaText(20)}}`);
+    expect(inside.status, JSON.stringify(inside.body)).not.toBeGreaterThanOrEqual(500);
+    const replay = await ctx.api.call('replaySession', { id });
+    expectOk(replay);
+  });
+
+  it('refuses a JSON body with more values than the bound', async () => {
+    const id = await ctx.sessionOn('forms.html');
+    const properties = Object.fromEntries(Array.from({ length: 6_000 }, (_, i) => [`f${i}`, { type: 'string' }]));
+    const reply = await postText(`/v1/sessions/${id}/extract`, JSON.stringify({ instruction: 'x', schema: { type: 'object', properties } }));
+    const error = expectError(reply, 400, 'validation_error');
+    expect(error.message).toMatch(/10000 values/);
+  });
+});
