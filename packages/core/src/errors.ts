@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   timeout: 408,
   session_gone: 410,
   payload_too_large: 413,
+  headers_too_large: 431,
   unprocessable: 422,
   upgrade_required: 426,
   session_limit: 429,

@@ -293,7 +293,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "unprocessable" | "session_limit" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
+            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "headers_too_large" | "unprocessable" | "session_limit" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
             /** @description For validation errors, one entry per problem. */
             issues?: components["schemas"]["ValidationIssue"][];
         };
@@ -633,11 +633,16 @@ export interface components {
             width: number;
             height: number;
         };
+        /** @description A one-line value handed to the browser; control characters (NUL, CR, LF, …) are refused. */
+        BrowserLine: string;
+        /** @description A one-line value handed to the browser, not empty; control characters are refused. */
+        NonEmptyBrowserLine: string;
         Proxy: {
-            server: string;
+            server: components["schemas"]["NonEmptyBrowserLine"];
+            /** @description Comma-separated hosts that skip the proxy. */
             bypass?: string;
-            username?: string;
-            password?: string;
+            username?: components["schemas"]["BrowserLine"];
+            password?: components["schemas"]["BrowserLine"];
         };
         /** @description Options for launching (or connecting to) a local Chromium. */
         LaunchOptions: {
@@ -651,12 +656,14 @@ export interface components {
             chromiumSandbox?: boolean;
             ignoreDefaultArgs?: boolean | string[];
             proxy?: components["schemas"]["Proxy"];
+            /** @description A BCP 47 language tag, such as `en-US` or `zh-Hans-CN`. */
             locale?: string;
             viewport?: components["schemas"]["Viewport"];
             deviceScaleFactor?: number;
             hasTouch?: boolean;
             ignoreHTTPSErrors?: boolean;
-            cdpUrl?: string;
+            cdpUrl?: components["schemas"]["BrowserLine"];
+            /** @description Milliseconds to wait for the browser to start or answer. */
             connectTimeoutMs?: number;
             downloadsPath?: string;
             acceptDownloads?: boolean;
@@ -671,21 +678,21 @@ export interface components {
         LocalCdpBrowserConfig: {
             /** @constant */
             type: "local";
-            cdpUrl: string;
+            cdpUrl: components["schemas"]["NonEmptyBrowserLine"];
             launchOptions?: components["schemas"]["LaunchOptions"];
         };
         /** LocalLaunchBrowserConfig */
         LocalLaunchBrowserConfig: {
             /** @constant */
             type: "local";
-            cdpUrl?: string;
+            cdpUrl?: components["schemas"]["NonEmptyBrowserLine"];
             launchOptions: components["schemas"]["LaunchOptions"];
         };
         /** ProviderBrowserConfig */
         ProviderBrowserConfig: {
             /** @constant */
             type: "browserbase";
-            cdpUrl?: string;
+            cdpUrl?: components["schemas"]["NonEmptyBrowserLine"];
             launchOptions?: components["schemas"]["LaunchOptions"];
         };
         /** @description Accepted for compatibility; `browserSettings.viewport` is honoured, other fields are informational. */

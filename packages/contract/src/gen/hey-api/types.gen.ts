@@ -16,7 +16,7 @@ export type ErrorResponse = {
     /**
      * Stable machine-readable error code.
      */
-    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'unprocessable' | 'session_limit' | 'internal_error' | 'not_implemented' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
+    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'headers_too_large' | 'unprocessable' | 'session_limit' | 'internal_error' | 'not_implemented' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
     /**
      * For validation errors, one entry per problem.
      */
@@ -442,11 +442,24 @@ export type Viewport = {
     height: number;
 };
 
+/**
+ * A one-line value handed to the browser; control characters (NUL, CR, LF, …) are refused.
+ */
+export type BrowserLine = string;
+
+/**
+ * A one-line value handed to the browser, not empty; control characters are refused.
+ */
+export type NonEmptyBrowserLine = string;
+
 export type Proxy = {
-    server: string;
+    server: NonEmptyBrowserLine;
+    /**
+     * Comma-separated hosts that skip the proxy.
+     */
     bypass?: string;
-    username?: string;
-    password?: string;
+    username?: BrowserLine;
+    password?: BrowserLine;
 };
 
 /**
@@ -463,12 +476,18 @@ export type LaunchOptions = {
     chromiumSandbox?: boolean;
     ignoreDefaultArgs?: boolean | Array<string>;
     proxy?: Proxy;
+    /**
+     * A BCP 47 language tag, such as `en-US` or `zh-Hans-CN`.
+     */
     locale?: string;
     viewport?: Viewport;
     deviceScaleFactor?: number;
     hasTouch?: boolean;
     ignoreHTTPSErrors?: boolean;
-    cdpUrl?: string;
+    cdpUrl?: BrowserLine;
+    /**
+     * Milliseconds to wait for the browser to start or answer.
+     */
     connectTimeoutMs?: number;
     downloadsPath?: string;
     acceptDownloads?: boolean;
@@ -487,7 +506,7 @@ export type BrowserConfig = LocalCdpBrowserConfig | LocalLaunchBrowserConfig | P
  */
 export type LocalCdpBrowserConfig = {
     type: 'local';
-    cdpUrl: string;
+    cdpUrl: NonEmptyBrowserLine;
     launchOptions?: LaunchOptions;
 };
 
@@ -496,7 +515,7 @@ export type LocalCdpBrowserConfig = {
  */
 export type LocalLaunchBrowserConfig = {
     type: 'local';
-    cdpUrl?: string;
+    cdpUrl?: NonEmptyBrowserLine;
     launchOptions: LaunchOptions;
 };
 
@@ -505,7 +524,7 @@ export type LocalLaunchBrowserConfig = {
  */
 export type ProviderBrowserConfig = {
     type: 'browserbase';
-    cdpUrl?: string;
+    cdpUrl?: NonEmptyBrowserLine;
     launchOptions?: LaunchOptions;
 };
 

@@ -23,6 +23,7 @@ export const zErrorResponse = z.strictObject({
         'timeout',
         'session_gone',
         'payload_too_large',
+        'headers_too_large',
         'unprocessable',
         'session_limit',
         'internal_error',
@@ -426,11 +427,21 @@ export const zViewport = z.strictObject({
     height: z.int().gte(1).lte(10000)
 });
 
+/**
+ * A one-line value handed to the browser; control characters (NUL, CR, LF, …) are refused.
+ */
+export const zBrowserLine = z.string().max(2048).regex(/^[^\x00-\x1F\x7F]*$/);
+
+/**
+ * A one-line value handed to the browser, not empty; control characters are refused.
+ */
+export const zNonEmptyBrowserLine = z.string().min(1).max(2048).regex(/^[^\x00-\x1F\x7F]*$/);
+
 export const zProxy = z.strictObject({
-    server: z.string().min(1),
-    bypass: z.string().optional(),
-    username: z.string().optional(),
-    password: z.string().optional()
+    server: zNonEmptyBrowserLine,
+    bypass: z.string().max(4096).regex(/^[^\x00-\x1F\x7F]*$/).optional(),
+    username: zBrowserLine.optional(),
+    password: zBrowserLine.optional()
 });
 
 /**
@@ -450,13 +461,13 @@ export const zLaunchOptions = z.strictObject({
         z.array(z.string())
     ]).optional(),
     proxy: zProxy.optional(),
-    locale: z.string().optional(),
+    locale: z.string().max(35).regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/).optional(),
     viewport: zViewport.optional(),
     deviceScaleFactor: z.number().gt(0).lte(10).optional(),
     hasTouch: z.boolean().optional(),
     ignoreHTTPSErrors: z.boolean().optional(),
-    cdpUrl: z.string().optional(),
-    connectTimeoutMs: z.number().gt(0).optional(),
+    cdpUrl: zBrowserLine.optional(),
+    connectTimeoutMs: z.number().gte(1000).lte(120000).optional(),
     downloadsPath: z.string().optional(),
     acceptDownloads: z.boolean().optional()
 });
@@ -466,7 +477,7 @@ export const zLaunchOptions = z.strictObject({
  */
 export const zLocalCdpBrowserConfig = z.strictObject({
     type: z.literal('local'),
-    cdpUrl: z.string().min(1),
+    cdpUrl: zNonEmptyBrowserLine,
     launchOptions: zLaunchOptions.optional()
 });
 
@@ -475,7 +486,7 @@ export const zLocalCdpBrowserConfig = z.strictObject({
  */
 export const zLocalLaunchBrowserConfig = z.strictObject({
     type: z.literal('local'),
-    cdpUrl: z.string().min(1).optional(),
+    cdpUrl: zNonEmptyBrowserLine.optional(),
     launchOptions: zLaunchOptions
 });
 
@@ -484,7 +495,7 @@ export const zLocalLaunchBrowserConfig = z.strictObject({
  */
 export const zProviderBrowserConfig = z.strictObject({
     type: z.literal('browserbase'),
-    cdpUrl: z.string().min(1).optional(),
+    cdpUrl: zNonEmptyBrowserLine.optional(),
     launchOptions: zLaunchOptions.optional()
 });
 
@@ -539,7 +550,7 @@ export const zSessionStartRequest = z.object({
     selfHeal: z.boolean().optional(),
     experimental: z.boolean().optional(),
     waitForCaptchaSolves: z.boolean().optional(),
-    actTimeoutMs: z.number().gt(0).optional(),
+    actTimeoutMs: z.number().gt(0).lte(3600000).optional(),
     enableCaching: z.boolean().optional(),
     browserbaseSessionID: z.string().optional(),
     browserbaseSessionCreateParams: zBrowserbaseSessionCreateParams.optional(),
