@@ -1,5 +1,12 @@
 // Bun adapter: Bun.serve, with the idle timeout off (streams and agent runs can be long). A WebSocket
 // upgrade is accepted here and relayed message by message to the target through a WebSocket client.
+// Bun answers some requests itself, before any handler runs, with bare statuses: a header section
+// or request line its parser refuses (400, 431), and a body over maxRequestBodySize (413), set to
+// the body limit's drain bound so that the app's own 413 answers every body up to it.
+import { randomUUID } from 'node:crypto';
+import { DRAIN_LIMIT_BYTES } from '../body-limit';
+import { errorBody, unexpectedMessage } from '../errors';
+import { createLogger } from '../logger';
 import type { Listen } from './listen';
 
 interface Relay {
@@ -23,9 +30,12 @@ declare const Bun: {
       message(ws: BunSocket, message: string | Uint8Array): void;
       close(ws: BunSocket): void;
     };
+    /** Called with what fetch threw (the app maps its own errors; this is the net below it). */
+    error(error: Error): Response;
     hostname: string;
     port: number;
     idleTimeout: number;
+    maxRequestBodySize: number;
   }): { port: number; stop(closeActiveConnections?: boolean): Promise<void> };
 };
 
@@ -59,9 +69,15 @@ export const listenBun: Listen = async ({ fetch, host, port, upgrade }) => {
         ws.data.upstream?.close();
       },
     },
+    error(error) {
+      const requestId = randomUUID();
+      const body = errorBody('internal_error', unexpectedMessage(createLogger('error'), requestId, error, 'unexpected error outside the app'));
+      return Response.json(body, { status: 500, headers: { 'x-request-id': requestId } });
+    },
     hostname: host,
     port,
     idleTimeout: 0,
+    maxRequestBodySize: DRAIN_LIMIT_BYTES,
   });
   return { port: server.port, close: () => server.stop(true) };
 };

@@ -6,6 +6,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Listen } from './listen';
+import { answerParserError } from './parser-errors';
 
 export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
   new Promise((resolve) => {
@@ -13,6 +14,7 @@ export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
       resolve({ port: info.port, close: () => new Promise((done) => server.close(() => done())) });
     }) as Server;
     server.requestTimeout = 0;
+    server.on('clientError', answerParserError);
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on('error', () => socket.destroy());
       // Only WebSocket upgrades are served; anything else (h2c, …) is hung up on.
