@@ -12,6 +12,9 @@ describe('launch option values', () => {
   const cases: Array<[string, Record<string, unknown>, string]> = [
     ['a locale of emoji', { locale: '😀😀' }, 'body.browser.launchOptions.locale'],
     ['a NUL byte in the locale', { locale: 'en\u0000US' }, 'body.browser.launchOptions.locale'],
+    // Well-formed to a loose pattern, refused by Chromium (a duplicate variant; a 4-letter language).
+    ['a locale Chromium refuses', { locale: 'de-1996-1996' }, 'body.browser.launchOptions.locale'],
+    ['a 4-letter language', { locale: 'root' }, 'body.browser.launchOptions.locale'],
     ['a 300 KB proxy bypass', { proxy: { server: 'http://127.0.0.1:9', bypass: 'a,'.repeat(150_000) } }, 'body.browser.launchOptions.proxy.bypass'],
     ['a NUL byte in the proxy server', { proxy: { server: 'http://127.0.0.1:9\u0000' } }, 'body.browser.launchOptions.proxy.server'],
     ['a control character in the proxy password', { proxy: { server: 'http://127.0.0.1:9', username: 'u', password: 'p\r\nx' } }, 'body.browser.launchOptions.proxy.password'],
@@ -26,7 +29,7 @@ describe('launch option values', () => {
   }
 
   it('still starts with ordinary values', async () => {
-    const reply = await startWith({ locale: 'de-CH', connectTimeoutMs: 20_000, viewport: { width: 800, height: 600 } });
+    const reply = await startWith({ locale: 'zh-Hant-TW-x-private', connectTimeoutMs: 20_000, viewport: { width: 800, height: 600 } });
     expectOk(reply);
     await ctx.api.call('endSession', { id: reply.body.data.sessionId, body: {} });
   });

@@ -656,7 +656,7 @@ export interface components {
             chromiumSandbox?: boolean;
             ignoreDefaultArgs?: boolean | string[];
             proxy?: components["schemas"]["Proxy"];
-            /** @description A BCP 47 language tag, such as `en-US` or `zh-Hans-CN`. */
+            /** @description A BCP 47 language tag as Chromium accepts it: language[-Script][-REGION][-variant][-x-private], such as `en-US`, `zh-Hans-CN` or `de-CH-1996`. */
             locale?: string;
             viewport?: components["schemas"]["Viewport"];
             deviceScaleFactor?: number;

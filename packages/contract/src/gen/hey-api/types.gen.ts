@@ -477,7 +477,7 @@ export type LaunchOptions = {
     ignoreDefaultArgs?: boolean | Array<string>;
     proxy?: Proxy;
     /**
-     * A BCP 47 language tag, such as `en-US` or `zh-Hans-CN`.
+     * A BCP 47 language tag as Chromium accepts it: language[-Script][-REGION][-variant][-x-private], such as `en-US`, `zh-Hans-CN` or `de-CH-1996`.
      */
     locale?: string;
     viewport?: Viewport;

@@ -461,7 +461,7 @@ export const zLaunchOptions = z.strictObject({
         z.array(z.string())
     ]).optional(),
     proxy: zProxy.optional(),
-    locale: z.string().max(35).regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/).optional(),
+    locale: z.string().max(35).regex(/^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?(-([A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))?(-[Xx](-[A-Za-z0-9]{1,8})+)?$/).optional(),
     viewport: zViewport.optional(),
     deviceScaleFactor: z.number().gt(0).lte(10).optional(),
     hasTouch: z.boolean().optional(),
