@@ -11,6 +11,8 @@ export default defineConfig({
       // The one contract suite, run against the server over raw HTTP and through packages/client.
       { test: { ...shared, name: 'contract:http', include: ['test/contract/**/*.test.ts'], env: { CONTRACT_DRIVER: 'http' } } },
       { test: { ...shared, name: 'contract:client', include: ['test/contract/**/*.test.ts'], env: { CONTRACT_DRIVER: 'client' } } },
+      // Spec-derived fuzzing against a real server: run once, over raw HTTP.
+      { test: { ...shared, name: 'fuzz', include: ['test/fuzz/**/*.test.ts'] } },
     ],
   },
 });
