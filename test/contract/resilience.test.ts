@@ -60,6 +60,16 @@ describe('resilience', () => {
     expectOk(replay);
   });
 
+  it('explains an action Playwright gave up on in its own words, not Playwright\'s', async () => {
+    const id = await ctx.startSession();
+    const covered = '<button id="b" onclick="document.title=1">Go</button><div style="position:fixed;inset:0;background:#fff"></div>';
+    expectOk(await ctx.api.call('navigate', { id, body: { url: `data:text/html,${encodeURIComponent(covered)}` }, headers: json }));
+    const reply = await ctx.api.call('act', { id, body: { input: { selector: '#b', method: 'click' }, options: { timeout: 5_000 } }, headers: json });
+    expectOk(reply);
+    expect(reply.body.data.result).toMatchObject({ success: false, message: expect.stringMatching(/covered by another element/) });
+    expect(reply.body.data.result.message).not.toMatch(/Timeout \d+ms exceeded/);
+  });
+
   it('refuses a JSON body with more values than the bound', async () => {
     const id = await ctx.sessionOn('forms.html');
     const properties = Object.fromEntries(Array.from({ length: 6_000 }, (_, i) => [`f${i}`, { type: 'string' }]));
