@@ -70,6 +70,19 @@ describe('resilience', () => {
     expect(reply.body.data.result.message).not.toMatch(/Timeout \d+ms exceeded/);
   });
 
+  it('refuses a JSON Schema that is not one with a 400 naming where, instead of a 500', async () => {
+    const id = await ctx.sessionOn('forms.html');
+    const cases: Array<[unknown, string]> = [
+      [{ type: 'object', required: 5 }, 'schema.required'],
+      [{ type: 'object', properties: { name: null } }, 'schema.properties.name'],
+      [{ type: 'object', properties: { name: { type: 'string', pattern: '(' } } }, 'schema'],
+    ];
+    for (const [schema, path] of cases) {
+      const error = expectError(await ctx.api.call('extract', { id, body: { instruction: 'the name', schema }, headers: json }), 400, 'validation_error');
+      expect(error.issues![0]!.path).toBe(path);
+    }
+  });
+
   it('refuses a JSON body with more values than the bound', async () => {
     const id = await ctx.sessionOn('forms.html');
     const properties = Object.fromEntries(Array.from({ length: 6_000 }, (_, i) => [`f${i}`, { type: 'string' }]));
