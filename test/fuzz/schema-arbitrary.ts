@@ -92,19 +92,28 @@ export function anyJson(): fc.Arbitrary<unknown> {
   return fc.jsonValue({ maxDepth: 2 });
 }
 
-/** JSON Schemas of the kind clients send to extract: nested objects, arrays, unions, enums. */
+/**
+ * JSON Schemas of the kind clients send to extract (nested objects, arrays, unions, enums), now and
+ * then with a keyword holding something a JSON Schema never would: the contract only says "object".
+ */
 export function jsonSchema(): fc.Arbitrary<unknown> {
   const name = fc.string({ minLength: 1, maxLength: 10 });
+  const sometimesOdd = <T>(usual: fc.Arbitrary<T>) => fc.oneof({ weight: 8, arbitrary: usual }, { weight: 1, arbitrary: anyJson() });
   const { node } = fc.letrec((tie) => ({
     node: fc.oneof(
       { maxDepth: 4, depthSize: 'small' },
-      fc.record({ type: fc.constantFrom('string', 'number', 'integer', 'boolean', 'null'), description: fc.string({ maxLength: 20 }), nullable: fc.boolean() }, { requiredKeys: ['type'] }),
-      fc.record({ type: fc.constant('array'), items: tie('node') }, { requiredKeys: ['type'] }),
+      fc.record({ type: sometimesOdd(fc.constantFrom('string', 'number', 'integer', 'boolean', 'null')), description: fc.string({ maxLength: 20 }), nullable: fc.boolean() }, { requiredKeys: ['type'] }),
+      fc.record({ type: fc.constant('array'), items: sometimesOdd(tie('node')) }, { requiredKeys: ['type'] }),
       fc.record(
-        { type: fc.constant('object'), properties: fc.dictionary(name, tie('node'), { maxKeys: 4 }), required: fc.array(name, { maxLength: 2 }), additionalProperties: fc.boolean() },
+        {
+          type: fc.constant('object'),
+          properties: sometimesOdd(fc.dictionary(name, sometimesOdd(tie('node')), { maxKeys: 4 })),
+          required: sometimesOdd(fc.array(name, { maxLength: 2 })),
+          additionalProperties: fc.boolean(),
+        },
         { requiredKeys: ['type', 'properties'] },
       ),
-      fc.record({ anyOf: fc.array(tie('node'), { minLength: 1, maxLength: 3 }) }),
+      fc.record({ anyOf: sometimesOdd(fc.array(tie('node'), { minLength: 1, maxLength: 3 })) }),
       fc.record({ enum: fc.array(fc.jsonValue({ maxDepth: 1 }), { minLength: 1, maxLength: 3 }) }),
     ),
   }));
