@@ -83,6 +83,16 @@ describe('resilience', () => {
     }
   });
 
+  it('keeps the browser library\'s words for a failed attach out of the answer, and in the log under the request id', async () => {
+    const cdpUrl = (await closedPortUrl()).replace(/^http/, 'ws');
+    const reply = await ctx.api.call('startSession', { body: { modelName: 'builtin/offline', browser: { type: 'local', cdpUrl } } });
+    const error = expectError(reply, 503, 'browser_unavailable');
+    expect(error.message).not.toMatch(/connectOverCDP|ECONNREFUSED/);
+    const requestId = reply.headers.get('x-request-id')!;
+    const line = ctx.server.logs.map((l) => JSON.parse(l)).find((l) => l.requestId === requestId && l.detail);
+    expect(line?.detail).toMatch(/ECONNREFUSED/);
+  });
+
   it('refuses a JSON body with more values than the bound', async () => {
     const id = await ctx.sessionOn('forms.html');
     const properties = Object.fromEntries(Array.from({ length: 6_000 }, (_, i) => [`f${i}`, { type: 'string' }]));

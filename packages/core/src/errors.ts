@@ -30,12 +30,14 @@ export interface ValidationIssue {
 
 export class DeckhandError extends Error {
   readonly status: number;
+  /** `cause`: what went wrong underneath (a browser's or library's own words), for the log only. */
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly issues?: ValidationIssue[],
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'DeckhandError';
     this.status = ERROR_STATUS[code];
   }

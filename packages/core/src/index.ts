@@ -5,5 +5,5 @@ export type { OpContext, OperationScope } from './session/operation-scope.js';
 export { findChromium } from './browser/chromium-path.js';
 export { DEFAULT_CORE_CONFIG, envInteger, loadCoreConfigFromEnv, type CoreConfig } from './config.js';
 export { DEFAULT_MODEL, type ModelConfig, type ModelEnv } from './models/index.js';
-export { DeckhandError, ERROR_STATUS, isDeckhandError, type ErrorCode, type ValidationIssue } from './errors.js';
+export { DeckhandError, ERROR_STATUS, firstLine, isDeckhandError, type ErrorCode, type ValidationIssue } from './errors.js';
 export type * from './types.js';

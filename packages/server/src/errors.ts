@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
-import { DeckhandError, isDeckhandError, type ErrorCode, type ValidationIssue } from '@deckhand/core';
+import { DeckhandError, firstLine, isDeckhandError, type ErrorCode, type ValidationIssue } from '@deckhand/core';
 import type { ErrorResponse } from '@deckhand/contract';
 import type { AppEnv } from './env';
 import type { Logger } from './logger';
@@ -26,10 +26,16 @@ export function validationError(target: string, error: ZodError): DeckhandError 
 export function toErrorResponse(c: Context<AppEnv>, error: unknown): Response {
   const known = asDeckhandError(error);
   if (known) {
-    c.get('logger')?.info('request failed', { requestId: c.get('requestId'), code: known.code, status: known.status });
+    logKnown(c.get('logger'), c.get('requestId'), known);
     return c.json(errorBody(known.code, known.message, known.issues), known.status as 400);
   }
   return c.json(errorBody('internal_error', unexpectedMessage(c.get('logger'), c.get('requestId'), error, 'unexpected error')), 500);
+}
+
+/** Logs a known error under the request id, with what went wrong underneath (its cause), which the client never sees. */
+export function logKnown(logger: Logger | undefined, requestId: string, known: DeckhandError): void {
+  const detail = known.cause === undefined ? {} : { detail: firstLine(known.cause) };
+  logger?.info('request failed', { requestId, code: known.code, status: known.status, ...detail });
 }
 
 /** Logs an unexpected error's detail under the request id (`what` is the log message); returns the generic message clients get. */

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import type { LogLine, OpContext } from '@deckhand/core';
 import type { AppEnv } from './env';
-import { asDeckhandError, unexpectedMessage } from './errors';
+import { asDeckhandError, logKnown, unexpectedMessage } from './errors';
 import { eventStream } from './sse';
 
 /** A boolean `streamResponse` in the body wins over the `x-stream-response` header. */
@@ -44,7 +44,10 @@ export async function respond<T>(c: Context<AppEnv>, heartbeatMs: number, op: Op
         sink.finished({ result, actionId: randomUUID() });
       } catch (error) {
         const known = asDeckhandError(error);
-        if (known) sink.error(known.message, known.code);
+        if (known) {
+          logKnown(logger, requestId, known);
+          sink.error(known.message, known.code);
+        }
         else sink.error(unexpectedMessage(logger, requestId, error, 'unexpected error in stream'), 'internal_error');
       }
     },

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import type { CoreConfig } from '../config.js';
 import { SHADOW_HOOK_SCRIPT } from '../dom/shadow-hook.js';
-import { DeckhandError, firstLine } from '../errors.js';
+import { DeckhandError } from '../errors.js';
 import type { LaunchOptions, Viewport } from '../types.js';
 import type { BrowserHandle } from './browser-handle.js';
 import { buildChromiumArgs } from './chromium-args.js';
@@ -46,7 +46,7 @@ export async function launchLocalBrowser(
     });
   } catch (error) {
     if (removeProfile) await rm(userDataDir, { recursive: true, force: true });
-    throw new DeckhandError('browser_unavailable', `Chromium failed to launch: ${firstLine(error)}`);
+    throw new DeckhandError('browser_unavailable', 'Chromium failed to launch (the detail is in the server log)', undefined, { cause: error });
   }
 
   const pid = findBrowserPid(userDataDir);
