@@ -27,7 +27,7 @@ async function start(api = ctx.api): Promise<{ id: string; cdpUrl: string }> {
 }
 
 /** Sends a WebSocket handshake to `url` and reports the status it got (101 when it was relayed). */
-function handshake(url: string): Promise<{ status: number; body: string }> {
+function handshake(url: string): Promise<{ status: number; body: string; requestId?: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url.replace(/^ws/, 'http'));
     const req = request(target, {
@@ -40,7 +40,7 @@ function handshake(url: string): Promise<{ status: number; body: string }> {
     req.on('response', (res) => {
       let body = '';
       res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, requestId: res.headers['x-request-id'] as string | undefined }));
     });
     req.on('error', reject);
     req.end();
@@ -80,6 +80,7 @@ describe('CDP relay', () => {
     const refused = await handshake(a.cdpUrl.replace(/\?.*$/, ''));
     expect(refused.status).toBe(401);
     expect(JSON.parse(refused.body)).toMatchObject({ success: false, code: 'unauthorized' });
+    expect(refused.requestId).toMatch(/^[0-9a-f-]{36}$/);
     // The same signature claimed for another project, and a's token used for b's session.
     const forged = `${Buffer.from('project-b').toString('base64url')}.${signature}`;
     expect((await handshake(a.cdpUrl.replace(token, forged))).status).toBe(401);

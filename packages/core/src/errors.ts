@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   timeout: 408,
   session_gone: 410,
   payload_too_large: 413,
+  headers_too_large: 431,
   unprocessable: 422,
   upgrade_required: 426,
   session_limit: 429,
@@ -32,16 +33,19 @@ export interface ValidationIssue {
 
 export class DeckhandError extends Error {
   readonly status: number;
+  readonly retryAfterSeconds?: number;
+  /** `cause`: what went wrong underneath (a browser's or library's own words), for the log only. */
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly issues?: ValidationIssue[],
-    /** For a 429: whole seconds (at least 1) to wait before trying again, sent as the retry-after header. */
-    readonly retryAfterSeconds?: number,
+    /** `retryAfterSeconds`: for a 429, whole seconds (at least 1) to wait, sent as the retry-after header. */
+    options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
-    super(message);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DeckhandError';
     this.status = ERROR_STATUS[code];
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 }
 

@@ -7,5 +7,5 @@ export type { CdpChannel } from './browser/cdp-mux.js';
 export { bridgeWebSocket, CdpRelay, type RelaySocket } from './browser/cdp-websocket.js';
 export { DEFAULT_CORE_CONFIG, envInteger, loadCoreConfigFromEnv, type CoreConfig, type ServiceMode } from './config.js';
 export { DEFAULT_MODEL, type ModelConfig, type ModelEnv } from './models/index.js';
-export { DeckhandError, isDeckhandError, type ErrorCode, type ValidationIssue } from './errors.js';
+export { DeckhandError, ERROR_STATUS, firstLine, isDeckhandError, type ErrorCode, type ValidationIssue } from './errors.js';
 export type * from './types.js';

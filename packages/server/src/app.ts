@@ -1,13 +1,13 @@
-// The Hono app: request ids, body limit, auth, the handler table on the generated routes, one error mapping.
+// The Hono app: request ids, body limit, auth, limits, JSON bounds, the handler table on the generated routes, one error mapping.
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import { DeckhandError } from '@deckhand/core';
 import type { AppEnv } from './env';
 import { authenticate } from './auth';
 import { limitsOf } from './config';
+import { bodyLimit } from './body-limit';
 import { errorBody, toErrorResponse, validationError } from './errors';
+import { boundJsonBody } from './json-bounds';
 import type { Logger } from './logger';
 import { registerHandlers } from './route';
 import type { RouteDeps } from './routes/deps';
@@ -46,20 +46,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     await next();
     c.res.headers.set('x-request-id', requestId);
   });
-  app.use(
-    bodyLimit({
-      maxSize: deps.config.bodyLimitBytes,
-      onError: () => {
-        throw new DeckhandError('payload_too_large', `Request body is larger than ${deps.config.bodyLimitBytes} bytes`);
-      },
-    }),
-  );
+  app.use(bodyLimit(deps.config.bodyLimitBytes));
   app.use(emptyJsonIsEmptyObject);
   serveContract(app, deps.specText);
   registerHandlers(
     app,
     { ...metaHandlers(deps), ...sessionHandlers(deps), ...operationHandlers(deps), ...compatHandlers(deps) },
-    [authenticate(deps.config.apiKeys), rateLimit((projectId) => limitsOf(deps.config, projectId))],
+    [authenticate(deps.config.apiKeys), rateLimit((projectId) => limitsOf(deps.config, projectId)), boundJsonBody],
   );
 
   app.notFound((c) => c.json(errorBody('route_not_found', `No route for ${c.req.method} ${c.req.path}`), 404));

@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
-import { DeckhandError, isDeckhandError, type ErrorCode, type ValidationIssue } from '@deckhand/core';
+import { DeckhandError, firstLine, isDeckhandError, type ErrorCode, type ValidationIssue } from '@deckhand/core';
 import type { ErrorResponse } from '@deckhand/contract';
 import type { AppEnv } from './env';
 import type { Logger } from './logger';
@@ -26,11 +26,17 @@ export function validationError(target: string, error: ZodError): DeckhandError 
 export function toErrorResponse(c: Context<AppEnv>, error: unknown): Response {
   const known = asDeckhandError(error);
   if (known) {
-    c.get('logger')?.info('request failed', { requestId: c.get('requestId'), code: known.code, status: known.status });
+    logKnown(c.get('logger'), c.get('requestId'), known);
     const headers = known.retryAfterSeconds ? { 'retry-after': String(known.retryAfterSeconds) } : undefined;
     return c.json(errorBody(known.code, known.message, known.issues), known.status as 400, headers);
   }
   return c.json(errorBody('internal_error', unexpectedMessage(c.get('logger'), c.get('requestId'), error, 'unexpected error')), 500);
+}
+
+/** Logs a known error under the request id, with what went wrong underneath (its cause), which the client never sees. */
+export function logKnown(logger: Logger | undefined, requestId: string, known: DeckhandError): void {
+  const detail = known.cause === undefined ? {} : { detail: firstLine(known.cause) };
+  logger?.info('request failed', { requestId, code: known.code, status: known.status, ...detail });
 }
 
 /** Logs an unexpected error's detail under the request id (`what` is the log message); returns the generic message clients get. */
@@ -39,9 +45,12 @@ export function unexpectedMessage(logger: Logger | undefined, requestId: string,
   return `Internal error (request id ${requestId})`;
 }
 
-/** The known errors, including Hono's own (malformed JSON, wrong content type). */
+/**
+ * The known errors, including Hono's own (malformed JSON, wrong content type). An internal_error is
+ * never "known": whatever its message says stays in the log, and the client gets the generic one.
+ */
 export function asDeckhandError(error: unknown): DeckhandError | undefined {
-  if (isDeckhandError(error)) return error;
+  if (isDeckhandError(error)) return error.code === 'internal_error' ? undefined : error;
   if (error instanceof HTTPException) {
     if (error.status === 400) return new DeckhandError('validation_error', error.message || 'Malformed request');
     if (error.status === 415) return new DeckhandError('validation_error', 'Content-Type must be application/json');

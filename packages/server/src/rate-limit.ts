@@ -32,7 +32,7 @@ export function rateLimit(limitsOf: (projectId: string) => ProjectLimits) {
       buckets.set(projectId, bucket);
       if (bucket.tokens < 1) {
         const seconds = Math.max(1, Math.ceil((1 - bucket.tokens) / rate));
-        throw new DeckhandError('rate_limited', `This project sent more than ${rate} requests a second; retry in ${seconds} s`, undefined, seconds);
+        throw new DeckhandError('rate_limited', `This project sent more than ${rate} requests a second; retry in ${seconds} s`, undefined, { retryAfterSeconds: seconds });
       }
       bucket.tokens -= 1;
     }

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import type { LogLine, OpContext } from '@deckhand/core';
 import type { StreamingEndpointId } from '@deckhand/contract';
 import type { AppEnv } from './env';
-import { asDeckhandError, unexpectedMessage } from './errors';
+import { asDeckhandError, logKnown, unexpectedMessage } from './errors';
 import type { ResultOf } from './route';
 import { eventStream } from './sse';
 
@@ -46,7 +46,10 @@ export async function respond<K extends StreamingEndpointId>(c: Context<AppEnv>,
         sink.finished({ result, actionId: randomUUID() });
       } catch (error) {
         const known = asDeckhandError(error);
-        if (known) sink.error(known.message, known.code);
+        if (known) {
+          logKnown(logger, requestId, known);
+          sink.error(known.message, known.code);
+        }
         else sink.error(unexpectedMessage(logger, requestId, error, 'unexpected error in stream'), 'internal_error');
       }
     },

@@ -31,6 +31,15 @@ describe('error mapping', () => {
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ level: 'error', requestId: 'req-1' });
   });
 
+  it('keeps the message of a DeckhandError internal_error out of the answer too', async () => {
+    const lines: string[] = [];
+    const raw = 'frame.goto: Navigation to "http://x/" is interrupted by another navigation to "chrome-error://chromewebdata/"';
+    const response = await appThatThrows(new DeckhandError('internal_error', raw), lines).request('/boom');
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ success: false, code: 'internal_error', message: 'Internal error (request id req-1)' });
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ level: 'error', requestId: 'req-1', error: expect.stringContaining('chrome-error') });
+  });
+
   it('maps a DeckhandError to its status and code', async () => {
     const response = await appThatThrows(new DeckhandError('session_limit', 'Too many sessions'), []).request('/boom');
     expect(response.status).toBe(429);

@@ -296,7 +296,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "forbidden" | "destination_blocked" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "unprocessable" | "session_limit" | "rate_limited" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
+            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "forbidden" | "destination_blocked" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "headers_too_large" | "unprocessable" | "session_limit" | "rate_limited" | "internal_error" | "not_implemented" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
             /** @description For validation errors, one entry per problem. */
             issues?: components["schemas"]["ValidationIssue"][];
         };
@@ -636,6 +636,10 @@ export interface components {
             width: number;
             height: number;
         };
+        /** @description A one-line value handed to the browser; control characters (NUL, CR, LF, …) are refused. */
+        BrowserLine: string;
+        /** @description A one-line value handed to the browser, not empty; control characters are refused. */
+        NonEmptyBrowserLine: string;
         /**
          * @description The session's own proxy (`http://` or `socks5://`; a bare host:port is HTTP). The browser's
          *     connections go through the server's navigation-policy proxy, which checks each destination and
@@ -643,10 +647,11 @@ export interface components {
          *     still checked.
          */
         Proxy: {
-            server: string;
+            server: components["schemas"]["NonEmptyBrowserLine"];
+            /** @description Comma-separated hosts that skip the proxy. */
             bypass?: string;
-            username?: string;
-            password?: string;
+            username?: components["schemas"]["BrowserLine"];
+            password?: components["schemas"]["BrowserLine"];
         };
         /**
          * @description Options for launching (or connecting to) a local Chromium. The client chooses how it looks,
@@ -668,12 +673,14 @@ export interface components {
             /** @description Playwright defaults to drop: `--enable-automation`, `--hide-scrollbars`, `--mute-audio` or `--disable-extensions`; `true` is refused. */
             ignoreDefaultArgs?: boolean | string[];
             proxy?: components["schemas"]["Proxy"];
+            /** @description A BCP 47 language tag as Chromium accepts it: language[-Script][-REGION][-variant][-x-private], such as `en-US`, `zh-Hans-CN` or `de-CH-1996`. */
             locale?: string;
             viewport?: components["schemas"]["Viewport"];
             deviceScaleFactor?: number;
             hasTouch?: boolean;
             ignoreHTTPSErrors?: boolean;
-            cdpUrl?: string;
+            cdpUrl?: components["schemas"]["BrowserLine"];
+            /** @description Milliseconds to wait for the browser to start or answer. */
             connectTimeoutMs?: number;
             /** @description A directory relative to the project's data directory. */
             downloadsPath?: string;
@@ -689,21 +696,21 @@ export interface components {
         LocalCdpBrowserConfig: {
             /** @constant */
             type: "local";
-            cdpUrl: string;
+            cdpUrl: components["schemas"]["NonEmptyBrowserLine"];
             launchOptions?: components["schemas"]["LaunchOptions"];
         };
         /** LocalLaunchBrowserConfig */
         LocalLaunchBrowserConfig: {
             /** @constant */
             type: "local";
-            cdpUrl?: string;
+            cdpUrl?: components["schemas"]["NonEmptyBrowserLine"];
             launchOptions: components["schemas"]["LaunchOptions"];
         };
         /** ProviderBrowserConfig */
         ProviderBrowserConfig: {
             /** @constant */
             type: "browserbase";
-            cdpUrl?: string;
+            cdpUrl?: components["schemas"]["NonEmptyBrowserLine"];
             launchOptions?: components["schemas"]["LaunchOptions"];
         };
         /** @description Accepted for compatibility; `browserSettings.viewport` is honoured, other fields are informational. */

@@ -19,5 +19,9 @@ export async function explainRefusal(element: ElementHandle<Element>, error: unk
   if (!state.connected) return new ActionFailure('Element is no longer attached to the page');
   if (state.disabled) return new ActionFailure('Element is disabled');
   if (!state.visible) return new ActionFailure('Element is not visible');
+  // Playwright's own words for this ("Timeout 3000ms exceeded.") say nothing a caller can act on.
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return new ActionFailure('Element did not become actionable in time: it must be visible, stable, enabled and not covered by another element');
+  }
   return new ActionFailure(firstLine(error).replace(/^[\w.]+: (Error: )?/, ''));
 }

@@ -2,7 +2,7 @@
 // disconnects; it never kills that browser.
 import { chromium } from 'playwright-core';
 import type { CoreConfig } from '../config.js';
-import { DeckhandError, firstLine } from '../errors.js';
+import { DeckhandError } from '../errors.js';
 import type { BrowserHandle } from './browser-handle.js';
 import { connectCdpWebSocket } from './cdp-websocket.js';
 import { SHADOW_HOOK_SCRIPT } from './shadow-hook.js';
@@ -13,7 +13,7 @@ export async function attachOverCdp(cdpUrl: string, config: CoreConfig, connectT
   try {
     browser = await chromium.connectOverCDP(cdpUrl, { timeout: connectTimeoutMs });
   } catch (error) {
-    throw new DeckhandError('browser_unavailable', `Could not connect to the browser at the given cdpUrl: ${firstLine(error)}`);
+    throw new DeckhandError('browser_unavailable', 'Could not connect to the browser at the given cdpUrl (the detail is in the server log)', undefined, { cause: error });
   }
   const context = browser.contexts()[0] ?? (await browser.newContext());
   await context.addInitScript(SHADOW_HOOK_SCRIPT);

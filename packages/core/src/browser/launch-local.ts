@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { CoreConfig } from '../config.js';
-import { DeckhandError, firstLine } from '../errors.js';
+import { DeckhandError } from '../errors.js';
 import type { LaunchOptions, Viewport } from '../types.js';
 import type { BrowserHandle } from './browser-handle.js';
 import { buildChromiumArgs } from './chromium-args.js';
@@ -67,7 +67,7 @@ export async function launchLocalBrowser(
     });
   } catch (error) {
     await cleanUp();
-    throw new DeckhandError('browser_unavailable', `Chromium failed to launch: ${firstLine(error)}`);
+    throw new DeckhandError('browser_unavailable', 'Chromium failed to launch (the detail is in the server log)', undefined, { cause: error });
   }
 
   try {

@@ -2,8 +2,63 @@
 // we add OpenAPI's `nullable: true`, which clients of this API commonly send.
 import type { JSONSchema7 } from 'ai';
 import { z } from 'zod';
+import { DeckhandError } from '../errors.js';
 
 export type JSONSchema = JSONSchema7;
+
+/**
+ * A caller's schema is checked before any page or model work: the keywords this server reads itself
+ * (type, properties, items, required, the combinators) must have their JSON Schema shapes, and the
+ * whole must compile. Anything else is the caller's mistake, a 400 at `schema`.
+ */
+export function assertUsableSchema(schema: unknown): asserts schema is JSONSchema {
+  const problem = shapeProblem(schema, 'schema') ?? compileProblem(schema as JSONSchema);
+  if (problem) throw new DeckhandError('validation_error', `Invalid request: ${problem.path}: ${problem.message}`, [problem]);
+}
+
+type Problem = { path: string; message: string };
+
+function shapeProblem(node: unknown, path: string): Problem | undefined {
+  if (typeof node === 'boolean') return undefined;
+  if (!node || typeof node !== 'object' || Array.isArray(node)) return { path, message: 'not a JSON Schema (an object or a boolean)' };
+  const schema = node as Record<string, unknown>;
+  const { type, properties, items, required } = schema;
+  if (type !== undefined && typeof type !== 'string' && !(Array.isArray(type) && type.every((t) => typeof t === 'string'))) {
+    return { path: `${path}.type`, message: 'must be a type name or a list of them' };
+  }
+  if (required !== undefined && !(Array.isArray(required) && required.every((r) => typeof r === 'string'))) {
+    return { path: `${path}.required`, message: 'must be a list of property names' };
+  }
+  const children: Array<[string, unknown]> = [];
+  if (properties !== undefined) {
+    if (!properties || typeof properties !== 'object' || Array.isArray(properties)) return { path: `${path}.properties`, message: 'must be an object of schemas' };
+    for (const [name, child] of Object.entries(properties)) children.push([`${path}.properties.${name}`, child]);
+  }
+  if (items !== undefined) {
+    if (Array.isArray(items)) items.forEach((child, i) => children.push([`${path}.items.${i}`, child]));
+    else children.push([`${path}.items`, items]);
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const members = schema[key];
+    if (members === undefined) continue;
+    if (!Array.isArray(members)) return { path: `${path}.${key}`, message: 'must be a list of schemas' };
+    members.forEach((child, i) => children.push([`${path}.${key}.${i}`, child]));
+  }
+  for (const [childPath, child] of children) {
+    const problem = shapeProblem(child, childPath);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function compileProblem(schema: JSONSchema): Problem | undefined {
+  try {
+    z.fromJSONSchema(withNullable(schema) as Parameters<typeof z.fromJSONSchema>[0]);
+    return undefined;
+  } catch (error) {
+    return { path: 'schema', message: `not a JSON Schema this server supports: ${(error as Error).message}` };
+  }
+}
 
 /** Returns a readable list of problems, or undefined when the value matches. */
 export function validateAgainstSchema(schema: JSONSchema, value: unknown): string | undefined {

@@ -1,7 +1,7 @@
 // extract with an instruction and/or a JSON Schema: the model reads a snapshot (scoped by
 // options.selector) and the answer is checked against the caller's schema before it is returned.
 import { DeckhandError } from '../errors.js';
-import { validateAgainstSchema, type JSONSchema } from '../models/json-schema.js';
+import { assertUsableSchema, validateAgainstSchema } from '../models/json-schema.js';
 import type { OperationScope } from '../session/operation-scope.js';
 import type { ExtractRequest } from '../types.js';
 import { withModel, type ModelDeps } from './model-run.js';
@@ -9,7 +9,8 @@ import { snapshotOf } from './page-snapshot.js';
 
 export function extractWithModel(scope: OperationScope, request: ExtractRequest, deps: ModelDeps): Promise<unknown> {
   const options = request.options ?? {};
-  const schema = request.schema as JSONSchema | undefined;
+  const schema = request.schema;
+  if (schema !== undefined) assertUsableSchema(schema);
   return withModel(scope, options.model, options.timeout, 'extract', deps, async (run) => {
     const frame = await scope.frame(request.frameId);
     const snapshot = await snapshotOf(scope, frame, { selector: options.selector, instruction: request.instruction });

@@ -1,7 +1,7 @@
 // Navigates a frame (the active page's main frame by default) and reports the main response in the
 // shape of CDP's Network.Response, without its body.
 import { randomUUID } from 'node:crypto';
-import type { Page, Response } from 'playwright-core';
+import type { Frame, Page, Response } from 'playwright-core';
 import { sendCdp } from '../browser/cdp-session.js';
 import { assertDestinationAllowed, destinationBlocked } from '../browser/destination-check.js';
 import { canonicalHost } from '../browser/ip-address.js';
@@ -31,15 +31,10 @@ export async function navigate(scope: OperationScope, request: NavigateRequest, 
   let stopped: Promise<void> | undefined;
   const stopLoading = () => (stopped = stopPageLoading(frame.page()));
   deadline.signal.addEventListener('abort', stopLoading, { once: true });
+  const goto = () => frame.goto(url, { referer: request.options?.referer, timeout: deadline.remaining(timeout), waitUntil: request.options?.waitUntil ?? 'load' });
   try {
     await deadline.race(assertDestinationAllowed(url, guard.policy));
-    const response = await deadline.race(
-      frame.goto(url, {
-        referer: request.options?.referer,
-        timeout,
-        waitUntil: request.options?.waitUntil ?? 'load',
-      }),
-    );
+    const response = await deadline.race(gotoOverInterruptions(frame, goto, deadline));
     scope.log({ category: 'navigate', message: `navigated to ${frame.url()}`, level: 1 });
     if (!response) return null;
     if (guard.proxy) await assertNotRefusedByProxy(response, url);
@@ -53,6 +48,58 @@ export async function navigate(scope: OperationScope, request: NavigateRequest, 
     deadline.signal.removeEventListener('abort', stopLoading);
     deadline.dispose();
   }
+}
+
+/**
+ * A navigation the page itself supersedes (a script redirect of the page we are leaving, or Chromium's
+ * error page for an earlier failed load, which commits a few milliseconds after the failure was
+ * reported) is tried once more. A failed navigation waits for its own error page to commit, so the
+ * session's next operation starts on a quiet page.
+ */
+async function gotoOverInterruptions(frame: Frame, goto: () => Promise<Response | null>, deadline: Deadline): Promise<Response | null> {
+  const page = frame.page();
+  let committedMeanwhile = false;
+  const onCommit = (committed: Frame) => {
+    if (committed === frame) committedMeanwhile = true;
+  };
+  page.on('framenavigated', onCommit);
+  try {
+    return await goto();
+  } catch (error) {
+    const message = firstLine(error);
+    if (deadline.signal.aborted) throw error;
+    if (INTERRUPTED.test(message)) return await goto();
+    // An aborted load was superseded when another navigation of the frame commits meanwhile or right after.
+    if (ABORTED.test(message) && (committedMeanwhile || (await nextCommit(frame, deadline)))) return await goto();
+    if (ERROR_PAGE_FOLLOWS.test(message)) await errorPage(frame, deadline);
+    throw error;
+  } finally {
+    page.off('framenavigated', onCommit);
+  }
+}
+
+/** Playwright's words for a navigation cut short by another one that committed first. */
+const INTERRUPTED = /is interrupted by another navigation/;
+/** Chromium's code for a load that was cancelled, by another navigation among other reasons. */
+const ABORTED = /net::ERR_ABORTED/;
+/** Network failures after which Chromium shows its error page (an aborted load shows none). */
+const ERROR_PAGE_FOLLOWS = /net::ERR_(?!ABORTED)[A-Z_]+/;
+/** How long a failed navigation waits for the commit that follows it; that takes milliseconds. */
+const FOLLOWING_COMMIT_WAIT_MS = 1_000;
+
+/** Whether the frame commits another navigation soon. */
+function nextCommit(frame: Frame, deadline: Deadline): Promise<boolean> {
+  return frame
+    .page()
+    .waitForEvent('framenavigated', { predicate: (committed) => committed === frame, timeout: deadline.remaining(FOLLOWING_COMMIT_WAIT_MS) })
+    .then(() => true, () => false);
+}
+
+/** Waits (briefly) until the frame shows Chromium's error page. */
+async function errorPage(frame: Frame, deadline: Deadline): Promise<void> {
+  await frame
+    .waitForURL((url) => url.protocol === 'chrome-error:', { waitUntil: 'commit', timeout: deadline.remaining(FOLLOWING_COMMIT_WAIT_MS) })
+    .catch(() => undefined);
 }
 
 async function stopPageLoading(page: Page): Promise<void> {
@@ -124,5 +171,7 @@ function asNavigationError(error: unknown, url: string): Error {
   }
   const netError = /net::ERR_[A-Z_]+/.exec(message)?.[0];
   if (netError) return new DeckhandError('navigation_failed', `Navigation to ${url} failed: ${netError}`);
+  if (INTERRUPTED.test(message)) return new DeckhandError('navigation_failed', `Navigation to ${url} failed: the page navigated elsewhere meanwhile, twice`);
+  if (/Frame was detached/i.test(message)) return new DeckhandError('navigation_failed', `Navigation to ${url} failed: the frame was removed from the page`);
   return error instanceof Error ? error : new Error(message);
 }

@@ -2,6 +2,7 @@
 // a selector, with the session's secrets masked. Its element xpaths start at the page's main frame.
 import type { Frame } from 'playwright-core';
 import { describeSkippedFrame, type SkippedFrame } from '../dom/frame-read.js';
+import { readAcrossNavigation } from '../dom/read-across-navigation.js';
 import { resolveTarget, type ResolvedTarget } from '../selectors/index.js';
 import { DeckhandError } from '../errors.js';
 import type { OperationScope } from '../session/operation-scope.js';
@@ -22,23 +23,25 @@ export async function resolveScope(frame: Frame, selector: string): Promise<Reso
   return found.target;
 }
 
-/** A snapshot starting at `frame` (the frame a request's frameId names). */
-export async function snapshotOf(scope: OperationScope, frame: Frame, request: SnapshotRequest): Promise<PageSnapshot> {
-  const root = request.selector ? await resolveScope(frame, request.selector) : undefined;
-  const skippedFrames: SkippedFrame[] = [];
-  try {
-    return await captureSnapshot(frame.page(), {
-      frame,
-      selector: request.selector,
-      root,
-      instruction: request.instruction,
-      maskValues: scope.secrets,
-      skippedFrames,
-    });
-  } finally {
-    reportSkippedFrames(scope, skippedFrames);
-    await root?.element.dispose().catch(() => undefined);
-  }
+/** A snapshot starting at `frame` (the frame a request's frameId names), taken again if a navigation replaced the page mid-read. */
+export function snapshotOf(scope: OperationScope, frame: Frame, request: SnapshotRequest): Promise<PageSnapshot> {
+  return readAcrossNavigation(frame, async () => {
+    const root = request.selector ? await resolveScope(frame, request.selector) : undefined;
+    const skippedFrames: SkippedFrame[] = [];
+    try {
+      return await captureSnapshot(frame.page(), {
+        frame,
+        selector: request.selector,
+        root,
+        instruction: request.instruction,
+        maskValues: scope.secrets,
+        skippedFrames,
+      });
+    } finally {
+      reportSkippedFrames(scope, skippedFrames);
+      await root?.element.dispose().catch(() => undefined);
+    }
+  });
 }
 
 /** A frame left out of what the operation read is said in its log (the event stream and the server log). */

@@ -1,5 +1,7 @@
-// What replay returns: the pages a session visited and the operations run on each.
+// What replay returns: the pages a session visited and the operations run on each. Parameters and
+// results are kept as bounded plain-JSON copies (replayable.ts), so replay answers whatever was recorded.
 import type { ReplayAction, ReplayPage, ReplayResult } from '../types.js';
+import { replayable } from './replayable.js';
 
 interface PageVisit {
   url: string;
@@ -12,14 +14,14 @@ export class SessionHistory {
 
   /** Starts recording an operation on the page at `url`. The record stays mutable (tokenUsage). */
   begin(method: string, parameters: unknown, url: string): ReplayAction {
-    const record: ReplayAction = { method, parameters, result: null, timestamp: Date.now() };
+    const record: ReplayAction = { method, parameters: replayable(parameters), result: null, timestamp: Date.now() };
     this.visitAt(url, record.timestamp).actions.push(record);
     return record;
   }
 
   /** Completes a record; a page the operation led to starts a new visit. */
   finish(record: ReplayAction, result: unknown, url: string): void {
-    record.result = result;
+    record.result = replayable(result);
     record.endTime = Date.now();
     this.visitAt(url, record.endTime);
   }

@@ -86,7 +86,7 @@ export class SessionManager {
 }
 
 function limitError(message: string): DeckhandError {
-  return new DeckhandError('session_limit', message, undefined, SESSION_LIMIT_RETRY_AFTER_SECONDS);
+  return new DeckhandError('session_limit', message, undefined, { retryAfterSeconds: SESSION_LIMIT_RETRY_AFTER_SECONDS });
 }
 
 function sum(values: Iterable<number>): number {

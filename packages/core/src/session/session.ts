@@ -7,7 +7,7 @@ import type { Frame } from 'playwright-core';
 import type { BrowserHandle } from '../browser/browser-handle.js';
 import type { CoreConfig } from '../config.js';
 import { findFrameById, frameIdOf } from '../dom/frame-lookup.js';
-import { DeckhandError, firstLine, isDeckhandError } from '../errors.js';
+import { DeckhandError, isDeckhandError } from '../errors.js';
 import { actWithAction, actWithInstruction } from '../operations/act.js';
 import { actCacheFor } from '../operations/act-cache-store.js';
 import type { CacheUse } from '../operations/cached-act.js';
@@ -55,6 +55,9 @@ const GONE_MESSAGES: Record<EndReason, string> = {
   crashed: 'Session is gone: its browser crashed or was closed',
   expired: 'Session expired (idle or maximum duration reached)',
 };
+
+/** What history records for an unexpected error: its detail is for the server log only. */
+const UNEXPECTED_RECORD = 'Unexpected error (the detail is in the server log)';
 
 /** The 410 for a session that stopped for `reason`, asked about live or from its tombstone. */
 export function goneError(reason: EndReason): DeckhandError {
@@ -178,7 +181,8 @@ export class Session {
         return result;
       } catch (error) {
         const failure = this.#masked(this.#asOperationError(error));
-        this.#history.finish(record, { error: failure.message }, this.#isLive() ? (await this.#pages.current()).url() : page.url());
+        const recorded = isDeckhandError(failure) ? failure.message : UNEXPECTED_RECORD;
+        this.#history.finish(record, { error: recorded }, this.#isLive() ? (await this.#pages.current()).url() : page.url());
         throw failure;
       } finally {
         if (this.#isLive() && this.#queue.size <= 1) {
@@ -220,10 +224,17 @@ export class Session {
   }
 
   /** An error whose message (which may quote the page) shows no secret. */
-  #masked(error: Error): Error {
-    const message = maskSecrets(error.message, this.#secrets.values);
-    if (message === error.message) return error;
-    return isDeckhandError(error) ? new DeckhandError(error.code, message, error.issues) : new Error(message);
+  /** Unexpected errors reach the server log whole (message, stack, cause): none may carry a secret. */
+  #masked(error: unknown): unknown {
+    if (!(error instanceof Error)) return error;
+    const secrets = this.#secrets.values;
+    const whole = `${error.message}\n${error.stack ?? ''}\n${error.cause instanceof Error ? `${error.cause.message}\n${error.cause.stack ?? ''}` : String(error.cause ?? '')}`;
+    if (maskSecrets(whole, secrets) === whole) return error;
+    const message = maskSecrets(error.message, secrets);
+    if (isDeckhandError(error)) return new DeckhandError(error.code, message, error.issues, { retryAfterSeconds: error.retryAfterSeconds });
+    const masked = new Error(message);
+    masked.stack = maskSecrets(error.stack ?? message, secrets);
+    return masked;
   }
 
   #armIdleTimer(): void {
@@ -241,13 +252,14 @@ export class Session {
   }
 
   /**
-   * Once the session is gone, whatever the browser threw means "gone"; other errors pass through.
+   * Once the session is gone, whatever the browser threw means "gone"; other errors pass through
+   * as they are: one that is not a DeckhandError is unexpected, and the server answers it with a
+   * generic 500 and logs its detail, so Playwright's own words never reach the client.
    * The browser's disconnect event may trail the failed call, so the connection is checked here too.
    */
-  #asOperationError(error: unknown): Error {
+  #asOperationError(error: unknown): unknown {
     if (this.#isLive() && !this.#browser.isConnected()) void this.stop('crashed');
     if (!this.#isLive()) return goneError(this.#state as EndReason);
-    if (isDeckhandError(error)) return error;
-    return new DeckhandError('internal_error', firstLine(error));
+    return error;
   }
 }

@@ -2,7 +2,14 @@
 import type { CdpChannel } from '@deckhand/core';
 
 /** A WebSocket upgrade is either joined to a DevTools channel or answered with an error body. */
-export type UpgradeDecision = { open: () => Promise<CdpChannel> } | { status: number; body: string };
+export type UpgradeDecision = { open: () => Promise<CdpChannel> } | UpgradeRefusal;
+
+/** An error answer in the one shape, with its request id. */
+export interface UpgradeRefusal {
+  status: number;
+  body: string;
+  requestId: string;
+}
 
 export type Listen = (options: {
   fetch: (request: Request) => Response | Promise<Response>;

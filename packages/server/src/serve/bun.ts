@@ -1,6 +1,14 @@
 // Bun adapter: Bun.serve, with the idle timeout off (streams and agent runs can be long). A WebSocket
 // upgrade is accepted here and joined message by message to the DevTools channel the decision opens.
-import { CdpRelay, type CdpChannel } from '@deckhand/core';
+// Bun answers some requests itself, before any handler runs, with bare statuses: a header section
+// or request line its parser refuses (400, 431), and a body over maxRequestBodySize (413), set to
+// the body limit's drain bound so that the app's own 413 answers every body up to it.
+import { randomUUID } from 'node:crypto';
+import { CdpRelay, DeckhandError, type CdpChannel } from '@deckhand/core';
+import { reject } from '../cdp-proxy';
+import { DRAIN_LIMIT_BYTES } from '../body-limit';
+import { errorBody, unexpectedMessage } from '../errors';
+import { createLogger } from '../logger';
 import type { Listen } from './adapter';
 
 interface Upgrade {
@@ -22,9 +30,12 @@ declare const Bun: {
       message(ws: BunSocket, message: string | Uint8Array): void;
       close(ws: BunSocket): void;
     };
+    /** Called with what fetch threw (the app maps its own errors; this is the net below it). */
+    error(error: Error): Response;
     hostname: string;
     port: number;
     idleTimeout: number;
+    maxRequestBodySize: number;
   }): { port: number; stop(closeActiveConnections?: boolean): Promise<void> };
 };
 
@@ -34,8 +45,9 @@ export const listenBun: Listen = async ({ fetch, host, port, upgrade }) => {
       if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return fetch(request);
       const url = new URL(request.url);
       const decision = upgrade(url.pathname + url.search);
-      if ('status' in decision) return new Response(decision.body, { status: decision.status, headers: { 'content-type': 'application/json' } });
-      return bun.upgrade(request, { data: { open: decision.open } }) ? undefined : new Response(null, { status: 500 });
+      const refused = 'status' in decision ? decision : bun.upgrade(request, { data: { open: decision.open } }) ? undefined : reject(new DeckhandError('internal_error', 'The WebSocket upgrade failed'));
+      if (!refused) return undefined;
+      return new Response(refused.body, { status: refused.status, headers: { 'content-type': 'application/json', 'x-request-id': refused.requestId } });
     },
     websocket: {
       open(ws) {
@@ -48,9 +60,15 @@ export const listenBun: Listen = async ({ fetch, host, port, upgrade }) => {
         ws.data.relay?.clientClosed();
       },
     },
+    error(error) {
+      const requestId = randomUUID();
+      const body = errorBody('internal_error', unexpectedMessage(createLogger('error'), requestId, error, 'unexpected error outside the app'));
+      return Response.json(body, { status: 500, headers: { 'x-request-id': requestId } });
+    },
     hostname: host,
     port,
     idleTimeout: 0,
+    maxRequestBodySize: DRAIN_LIMIT_BYTES,
   });
   return { port: server.port, close: () => server.stop(true) };
 };

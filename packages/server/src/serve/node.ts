@@ -2,12 +2,13 @@
 // WebSocket upgrades are accepted here (ws) and joined to the DevTools channel the decision opens.
 import { serve } from '@hono/node-server';
 import { bridgeWebSocket } from '@deckhand/core';
-import type { IncomingMessage, Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { Listen } from './adapter';
+import type { Listen, UpgradeRefusal } from './adapter';
 
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
+import { answerParserError } from './parser-errors';
 
 export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
   new Promise((resolve) => {
@@ -15,6 +16,7 @@ export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
       resolve({ port: info.port, close: () => new Promise((done) => server.close(() => done())) });
     }) as Server;
     server.requestTimeout = 0;
+    server.on('clientError', answerParserError);
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on('error', () => socket.destroy());
       // Only WebSocket upgrades are served; anything else (h2c, …) is hung up on.
@@ -25,9 +27,9 @@ export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
     });
   });
 
-function refuse(socket: Duplex, { status, body }: { status: number; body: string }): void {
+function refuse(socket: Duplex, { status, body, requestId }: UpgradeRefusal): void {
   socket.end(
-    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Error'}\r\n` +
-      `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+      `content-type: application/json\r\nx-request-id: ${requestId}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }

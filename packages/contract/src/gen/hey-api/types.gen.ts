@@ -16,7 +16,7 @@ export type ErrorResponse = {
     /**
      * Stable machine-readable error code.
      */
-    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'forbidden' | 'destination_blocked' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'unprocessable' | 'session_limit' | 'rate_limited' | 'internal_error' | 'not_implemented' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
+    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'forbidden' | 'destination_blocked' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'headers_too_large' | 'unprocessable' | 'session_limit' | 'rate_limited' | 'internal_error' | 'not_implemented' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
     /**
      * For validation errors, one entry per problem.
      */
@@ -443,6 +443,16 @@ export type Viewport = {
 };
 
 /**
+ * A one-line value handed to the browser; control characters (NUL, CR, LF, …) are refused.
+ */
+export type BrowserLine = string;
+
+/**
+ * A one-line value handed to the browser, not empty; control characters are refused.
+ */
+export type NonEmptyBrowserLine = string;
+
+/**
  * The session's own proxy (`http://` or `socks5://`; a bare host:port is HTTP). The browser's
  * connections go through the server's navigation-policy proxy, which checks each destination and
  * then tunnels through this one; the credentials stay on the server. `bypass` hosts go direct,
@@ -450,10 +460,13 @@ export type Viewport = {
  *
  */
 export type Proxy = {
-    server: string;
+    server: NonEmptyBrowserLine;
+    /**
+     * Comma-separated hosts that skip the proxy.
+     */
     bypass?: string;
-    username?: string;
-    password?: string;
+    username?: BrowserLine;
+    password?: BrowserLine;
 };
 
 /**
@@ -487,12 +500,18 @@ export type LaunchOptions = {
      */
     ignoreDefaultArgs?: boolean | Array<string>;
     proxy?: Proxy;
+    /**
+     * A BCP 47 language tag as Chromium accepts it: language[-Script][-REGION][-variant][-x-private], such as `en-US`, `zh-Hans-CN` or `de-CH-1996`.
+     */
     locale?: string;
     viewport?: Viewport;
     deviceScaleFactor?: number;
     hasTouch?: boolean;
     ignoreHTTPSErrors?: boolean;
-    cdpUrl?: string;
+    cdpUrl?: BrowserLine;
+    /**
+     * Milliseconds to wait for the browser to start or answer.
+     */
     connectTimeoutMs?: number;
     /**
      * A directory relative to the project's data directory.
@@ -514,7 +533,7 @@ export type BrowserConfig = LocalCdpBrowserConfig | LocalLaunchBrowserConfig | P
  */
 export type LocalCdpBrowserConfig = {
     type: 'local';
-    cdpUrl: string;
+    cdpUrl: NonEmptyBrowserLine;
     launchOptions?: LaunchOptions;
 };
 
@@ -523,7 +542,7 @@ export type LocalCdpBrowserConfig = {
  */
 export type LocalLaunchBrowserConfig = {
     type: 'local';
-    cdpUrl?: string;
+    cdpUrl?: NonEmptyBrowserLine;
     launchOptions: LaunchOptions;
 };
 
@@ -532,7 +551,7 @@ export type LocalLaunchBrowserConfig = {
  */
 export type ProviderBrowserConfig = {
     type: 'browserbase';
-    cdpUrl?: string;
+    cdpUrl?: NonEmptyBrowserLine;
     launchOptions?: LaunchOptions;
 };
 

@@ -25,6 +25,7 @@ export const zErrorResponse = z.strictObject({
         'timeout',
         'session_gone',
         'payload_too_large',
+        'headers_too_large',
         'unprocessable',
         'session_limit',
         'rate_limited',
@@ -430,6 +431,16 @@ export const zViewport = z.strictObject({
 });
 
 /**
+ * A one-line value handed to the browser; control characters (NUL, CR, LF, …) are refused.
+ */
+export const zBrowserLine = z.string().max(2048).regex(/^[^\x00-\x1F\x7F]*$/);
+
+/**
+ * A one-line value handed to the browser, not empty; control characters are refused.
+ */
+export const zNonEmptyBrowserLine = z.string().min(1).max(2048).regex(/^[^\x00-\x1F\x7F]*$/);
+
+/**
  * The session's own proxy (`http://` or `socks5://`; a bare host:port is HTTP). The browser's
  * connections go through the server's navigation-policy proxy, which checks each destination and
  * then tunnels through this one; the credentials stay on the server. `bypass` hosts go direct,
@@ -437,10 +448,10 @@ export const zViewport = z.strictObject({
  *
  */
 export const zProxy = z.strictObject({
-    server: z.string().min(1),
-    bypass: z.string().optional(),
-    username: z.string().optional(),
-    password: z.string().optional()
+    server: zNonEmptyBrowserLine,
+    bypass: z.string().max(4096).regex(/^[^\x00-\x1F\x7F]*$/).optional(),
+    username: zBrowserLine.optional(),
+    password: zBrowserLine.optional()
 });
 
 /**
@@ -462,13 +473,13 @@ export const zLaunchOptions = z.strictObject({
         z.array(z.string())
     ]).optional(),
     proxy: zProxy.optional(),
-    locale: z.string().optional(),
+    locale: z.string().max(35).regex(/^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?(-([A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))?(-[Xx](-[A-Za-z0-9]{1,8})+)?$/).optional(),
     viewport: zViewport.optional(),
     deviceScaleFactor: z.number().gt(0).lte(10).optional(),
     hasTouch: z.boolean().optional(),
     ignoreHTTPSErrors: z.boolean().optional(),
-    cdpUrl: z.string().optional(),
-    connectTimeoutMs: z.number().gt(0).optional(),
+    cdpUrl: zBrowserLine.optional(),
+    connectTimeoutMs: z.number().gte(1000).lte(120000).optional(),
     downloadsPath: z.string().optional(),
     acceptDownloads: z.boolean().optional()
 });
@@ -478,7 +489,7 @@ export const zLaunchOptions = z.strictObject({
  */
 export const zLocalCdpBrowserConfig = z.strictObject({
     type: z.literal('local'),
-    cdpUrl: z.string().min(1),
+    cdpUrl: zNonEmptyBrowserLine,
     launchOptions: zLaunchOptions.optional()
 });
 
@@ -487,7 +498,7 @@ export const zLocalCdpBrowserConfig = z.strictObject({
  */
 export const zLocalLaunchBrowserConfig = z.strictObject({
     type: z.literal('local'),
-    cdpUrl: z.string().min(1).optional(),
+    cdpUrl: zNonEmptyBrowserLine.optional(),
     launchOptions: zLaunchOptions
 });
 
@@ -496,7 +507,7 @@ export const zLocalLaunchBrowserConfig = z.strictObject({
  */
 export const zProviderBrowserConfig = z.strictObject({
     type: z.literal('browserbase'),
-    cdpUrl: z.string().min(1).optional(),
+    cdpUrl: zNonEmptyBrowserLine.optional(),
     launchOptions: zLaunchOptions.optional()
 });
 
@@ -551,7 +562,7 @@ export const zSessionStartRequest = z.object({
     selfHeal: z.boolean().optional(),
     experimental: z.boolean().optional(),
     waitForCaptchaSolves: z.boolean().optional(),
-    actTimeoutMs: z.number().gt(0).optional(),
+    actTimeoutMs: z.number().gt(0).lte(3600000).optional(),
     enableCaching: z.boolean().optional(),
     browserbaseSessionID: z.string().optional(),
     browserbaseSessionCreateParams: zBrowserbaseSessionCreateParams.optional(),

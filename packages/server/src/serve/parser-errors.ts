@@ -1,0 +1,32 @@
+// Requests Node's HTTP parser refuses (a header section over its limit, a malformed Content-Length or
+// request line) never reach the app, and Node would answer them with a bare status line. They get the
+// one error shape and a request id like every other answer.
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { ErrorCode } from '@deckhand/core';
+import { ERROR_STATUS } from '@deckhand/core';
+import { errorBody } from '../errors';
+
+const ANSWERS: Record<string, { code: ErrorCode; message: string }> = {
+  HPE_HEADER_OVERFLOW: { code: 'headers_too_large', message: 'Request headers are larger than the server accepts (16 KB)' },
+  ERR_HTTP_REQUEST_TIMEOUT: { code: 'timeout', message: 'The request did not arrive in time' },
+  ERR_HTTP_HEADERS_TIMEOUT: { code: 'timeout', message: 'The request headers did not arrive in time' },
+};
+const MALFORMED = { code: 'validation_error', message: 'Malformed HTTP request' } as const;
+
+/** The `clientError` listener of a Node HTTP server. */
+export function answerParserError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // A client that went away (or a socket already answered) gets nothing more.
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { code, message } = ANSWERS[error.code ?? ''] ?? MALFORMED;
+  const status = ERROR_STATUS[code];
+  const body = JSON.stringify(errorBody(code, message));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `x-request-id: ${randomUUID()}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
