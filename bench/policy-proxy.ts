@@ -5,8 +5,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { findChromium } from '../packages/core/src/browser/chromium-path.js';
-import { OPEN_LOOPBACK_POLICY } from '../packages/core/src/browser/network-policy.js';
-import { startPolicyProxy } from '../packages/core/src/browser/policy-proxy.js';
+import { OPEN_LOOPBACK_POLICY } from '../packages/core/src/network/network-policy.js';
+import { startPolicyProxy } from '../packages/core/src/network/policy-proxy.js';
 
 const rounds = Number(process.argv[2] ?? 20);
 const IMAGES = 50;

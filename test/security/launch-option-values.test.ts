@@ -20,6 +20,8 @@ describe('launch option values', () => {
     ['a control character in the proxy password', { proxy: { server: 'http://127.0.0.1:9', username: 'u', password: 'p\r\nx' } }, 'body.browser.launchOptions.proxy.password'],
     ['a connectTimeoutMs of 1e300', { connectTimeoutMs: 1e300 }, 'body.browser.launchOptions.connectTimeoutMs'],
     ['a NUL byte in cdpUrl', { cdpUrl: 'ws://127.0.0.1:9/\u0000' }, 'body.browser.launchOptions.cdpUrl'],
+    // Found by the fuzz test: a proxy host that does not resolve was a 503.
+    ['a proxy server that does not resolve', { proxy: { server: 'http://no-such-proxy.invalid:8080' } }, 'browser.launchOptions.proxy.server'],
   ];
   for (const [what, launchOptions, path] of cases) {
     it(`refuses ${what} with a 400 naming the field`, async () => {

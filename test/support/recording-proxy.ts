@@ -2,8 +2,8 @@
 // a policy proxy with the open policy, behind a recording relay. Stands in for a session's own proxy.
 import { connect, createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { OPEN_LOOPBACK_POLICY } from '../../packages/core/src/browser/network-policy.js';
-import { startPolicyProxy } from '../../packages/core/src/browser/policy-proxy.js';
+import { OPEN_LOOPBACK_POLICY } from '../../packages/core/src/network/network-policy.js';
+import { startPolicyProxy } from '../../packages/core/src/network/policy-proxy.js';
 
 export interface RecordingProxy {
   url: string;

@@ -1,6 +1,6 @@
 // Core configuration: read once at the edge (env, CLI) into this typed object and passed down.
 import { resolve } from 'node:path';
-import { OPEN_LOOPBACK_POLICY, parsePolicyRules, type NavigationPolicy } from './browser/network-policy.js';
+import { OPEN_LOOPBACK_POLICY, parsePolicyRules, type NavigationPolicy } from './network/network-policy.js';
 import { cacheDirFromEnv } from './cache/act-cache.js';
 import { DeckhandError } from './errors.js';
 import type { ModelEnv } from './models/model-config.js';

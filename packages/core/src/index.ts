@@ -1,7 +1,9 @@
 // The core's public surface: what the server (and the in-process client) calls.
 export { createSessionManager, type SessionManager, type StartOptions } from './session/session-manager.js';
 export type { Session, SessionState } from './session/session.js';
-export type { OpContext, OperationScope } from './session/operation-scope.js';
+export type { OpContext, OperationScope } from './scope/operation-scope.js';
+export { defineTool, type Tool } from './tools/tool.js';
+export { PAGE_TOOLS, actTool, extractTool, navigateTool, observeTool } from './tools/page-tools.js';
 export { findChromium } from './browser/chromium-path.js';
 export type { CdpChannel } from './browser/cdp-mux.js';
 export { bridgeWebSocket, CdpRelay, type RelaySocket } from './browser/cdp-websocket.js';

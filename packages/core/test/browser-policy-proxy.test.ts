@@ -4,7 +4,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChromiumArgs } from '../src/browser/chromium-args.js';
-import { parsePolicyRules } from '../src/browser/network-policy.js';
+import { parsePolicyRules } from '../src/network/network-policy.js';
 import type { Session } from '../src/session/session.js';
 import { commandLineOf } from '../src/browser/process-tree.js';
 import { startHitRecorder, type HitRecorder } from '../../../test/support/hit-recorder.js';

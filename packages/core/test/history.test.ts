@@ -53,7 +53,7 @@ describe('an unexpected error in an operation', () => {
   it('reaches the caller as it was thrown (the server maps it) and replay records no raw detail', async () => {
     const session = await manager.start('p1', { modelName: 'builtin/none' });
     const raw = new Error('frame.evaluate: Execution context was destroyed, most likely because of a navigation');
-    const failure = await session.perform('extract', {}, opContext(), () => Promise.reject(raw)).catch((error: unknown) => error);
+    const failure = await session.perform('extract', {}, opContext(), 10_000, () => Promise.reject(raw)).catch((error: unknown) => error);
     expect(failure).toBe(raw);
     const recorded = JSON.stringify(session.replay());
     expect(recorded).not.toContain('Execution context');

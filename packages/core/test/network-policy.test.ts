@@ -1,8 +1,8 @@
 // The navigation policy's decisions, for every spelling of an address the browser accepts.
 import { describe, expect, it } from 'vitest';
-import { canonicalHost, formatIp, parseCidr, parseIp } from '../src/browser/ip-address.js';
-import { decide, OPEN_LOOPBACK_POLICY, parsePolicyRules, type NavigationPolicy } from '../src/browser/network-policy.js';
-import { resolveHost } from '../src/browser/resolve-host.js';
+import { canonicalHost, formatIp, parseCidr, parseIp } from '../src/network/ip-address.js';
+import { decide, OPEN_LOOPBACK_POLICY, parsePolicyRules, type NavigationPolicy } from '../src/network/network-policy.js';
+import { resolveHost } from '../src/network/resolve-host.js';
 import { loadCoreConfigFromEnv } from '../src/config.js';
 
 const SHARED: NavigationPolicy = { allow: [], deny: [], localNetworks: 'deny' };

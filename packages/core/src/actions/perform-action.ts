@@ -1,22 +1,27 @@
-// Runs one Action without a model: resolve the target, act, wait for the page to settle. A target that
-// is missing or refuses the action is a result (success: false), not an error.
-import type { CoreConfig } from '../config.js';
+// Runs one Action without a model: resolve the target, act, wait for the page to settle, within the
+// operation's deadline. A target that is missing or refuses the action is a result (success: false),
+// not an error.
+import type { Frame } from 'playwright-core';
 import { NetworkMonitor } from '../dom/network-monitor.js';
 import { resolveTarget } from '../selectors/index.js';
 import { waitForSettle } from '../dom/settle.js';
 import { firstLine, isDeckhandError } from '../errors.js';
-import { Deadline } from '../session/deadline.js';
-import type { OperationScope } from '../session/operation-scope.js';
-import type { Action, ActRequest, ActResult } from '../types.js';
+import type { OperationScope } from '../scope/operation-scope.js';
+import type { Action, ActResult, Variables } from '../types.js';
 import { actionMethod } from './action-methods.js';
 import { ActionFailure, explainRefusal } from './action-failure.js';
 import { redactVariables, substituteVariables } from './variables.js';
 
-type Tuning = Pick<CoreConfig, 'actionabilityTimeoutMs' | 'settleQuietMs'>;
+export interface ActionStep {
+  action: Action;
+  variables?: Variables;
+  /** The frame its selector starts from. */
+  frame: Frame;
+  /** How long the target may take to appear and become actionable; default the server's setting. */
+  lookupMs?: number;
+}
 
-export async function performAction(scope: OperationScope, request: ActRequest & { input: Action }, tuning: Tuning): Promise<ActResult> {
-  const action = request.input;
-  const variables = request.options?.variables;
+export async function performAction(scope: OperationScope, { action, variables, frame, lookupMs }: ActionStep): Promise<ActResult> {
   const method = action.method ?? 'click';
   const selector = action.selector ?? '';
   const report = (success: boolean, message: string): ActResult => ({
@@ -30,47 +35,41 @@ export async function performAction(scope: OperationScope, request: ActRequest &
   if (!handler) return report(false, `Unknown action method "${method}"`);
   if (!selector && !handler.pageLevel) return report(false, `Action "${method}" needs a selector`);
 
-  const frame = await scope.frame(request.frameId);
   const page = frame.page();
-  const deadline = new Deadline(scope.signal, request.options?.timeout ?? scope.settings.actTimeoutMs ?? scope.settings.defaultTimeoutMs, 'act');
+  const deadline = scope.deadline;
   const network = new NetworkMonitor(page);
   const tabsBefore = new Set(page.context().pages());
-  const waitMs = () => deadline.remaining(tuning.actionabilityTimeoutMs);
+  const waitMs = () => deadline.remaining(lookupMs ?? scope.config.actionabilityTimeoutMs);
   try {
-    return await deadline.race(
-      (async () => {
-        const resolution = selector ? await resolveTarget(frame, selector, waitMs()) : undefined;
-        if (resolution && !resolution.found) return report(false, resolution.reason);
-        const target = resolution?.target;
-        try {
-          await handler.run({
-            page,
-            element: target?.element,
-            args: (action.arguments ?? []).map((value) => substituteVariables(value, variables)),
-            timeoutMs: waitMs(),
-            resolve: (other) => resolveTarget(target?.frame ?? frame, other, waitMs()),
-          });
-        } catch (error) {
-          if (page.isClosed() || isDeckhandError(error)) throw error;
-          const failure = target ? await explainRefusal(target.element, error) : asFailure(error);
-          scope.log({ category: 'action', message: `${method} on ${selector || 'the page'} failed`, level: 1 });
-          return report(false, failure.message);
-        } finally {
-          await target?.element.dispose().catch(() => undefined);
-        }
-        scope.log({ category: 'action', message: `${handler.verb} ${selector || 'the page'}`, level: 1 });
-        const settled = await waitForSettle(page, network, {
-          quietMs: tuning.settleQuietMs,
-          timeoutMs: deadline.remaining(scope.settings.domSettleTimeoutMs),
-          tabsBefore,
-        });
-        if (!settled) scope.log({ category: 'action', message: 'page did not settle before the bound; continuing', level: 2 });
-        return report(true, `Action [${method}] performed successfully on selector: ${selector || 'the page'}`);
-      })(),
-    );
+    const resolution = selector ? await resolveTarget(frame, selector, waitMs()) : undefined;
+    if (resolution && !resolution.found) return report(false, resolution.reason);
+    const target = resolution?.target;
+    try {
+      await handler.run({
+        page,
+        element: target?.element,
+        args: (action.arguments ?? []).map((value) => substituteVariables(value, variables)),
+        timeoutMs: waitMs(),
+        resolve: (other) => resolveTarget(target?.frame ?? frame, other, waitMs()),
+      });
+    } catch (error) {
+      if (page.isClosed() || isDeckhandError(error)) throw error;
+      const failure = target ? await explainRefusal(target.element, error) : asFailure(error);
+      scope.log({ category: 'action', message: `${method} on ${selector || 'the page'} failed`, level: 1 });
+      return report(false, failure.message);
+    } finally {
+      await target?.element.dispose().catch(() => undefined);
+    }
+    scope.log({ category: 'action', message: `${handler.verb} ${selector || 'the page'}`, level: 1 });
+    const settled = await waitForSettle(page, network, {
+      quietMs: scope.config.settleQuietMs,
+      timeoutMs: deadline.remaining(scope.settings.domSettleTimeoutMs),
+      tabsBefore,
+    });
+    if (!settled) scope.log({ category: 'action', message: 'page did not settle before the bound; continuing', level: 2 });
+    return report(true, `Action [${method}] performed successfully on selector: ${selector || 'the page'}`);
   } finally {
     network.dispose();
-    deadline.dispose();
   }
 }
 

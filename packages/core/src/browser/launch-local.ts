@@ -13,7 +13,7 @@ import { findChromium, isFullChromium } from './chromium-path.js';
 import { spawnChromium } from './chromium-process.js';
 import { CdpMux } from './cdp-mux.js';
 import { servePrivateCdp } from './cdp-websocket.js';
-import { startPolicyProxy } from './policy-proxy.js';
+import { startPolicyProxy } from '../network/policy-proxy.js';
 import { SHADOW_HOOK_SCRIPT } from './shadow-hook.js';
 import { isRunning, processTree } from './process-tree.js';
 

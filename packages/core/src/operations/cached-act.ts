@@ -2,19 +2,13 @@
 // counts only if its selector still names the same element and the executor reports success;
 // otherwise the model answers and the entry is replaced.
 import type { Frame, Page } from 'playwright-core';
-import { ACT_CACHE_VERSION, actCacheKey, normalizeUrl, type ActCache, type ActCacheEntry, type CachedTarget } from '../cache/index.js';
-import type { CoreConfig } from '../config.js';
-import type { OperationScope } from '../session/operation-scope.js';
+import { ACT_CACHE_VERSION, actCacheKey, normalizeUrl, type ActCacheEntry, type CachedTarget } from '../cache/index.js';
+import type { CacheUse, OperationScope } from '../scope/operation-scope.js';
 import type { ActRequest, ActResult, Action } from '../types.js';
 import { actOnInstruction } from './model-act.js';
 import type { ModelRun } from './model-run.js';
 import { snapshotOf } from './page-snapshot.js';
-import { runAction } from './run-action.js';
-
-export interface CacheUse {
-  cache: ActCache;
-  onStatus?: (status: 'HIT' | 'MISS') => void;
-}
+import { performAction } from '../actions/perform-action.js';
 
 /** A cached selector is expected on a settled page: a short look, so a stale one falls back quickly. */
 const REPLAY_LOOKUP_MS = 1_500;
@@ -24,7 +18,6 @@ export async function cachedAct(
   frame: Frame,
   request: ActRequest & { input: string },
   run: ModelRun,
-  tuning: CoreConfig,
   { cache, onStatus }: CacheUse,
 ): Promise<ActResult> {
   const instruction = request.input;
@@ -34,8 +27,7 @@ export async function cachedAct(
 
   const entry = await cache.get(key);
   if (entry) {
-    const replayTuning = { ...tuning, actionabilityTimeoutMs: Math.min(tuning.actionabilityTimeoutMs, REPLAY_LOOKUP_MS) };
-    const replayed = await replay(scope, frame, entry, request, run, replayTuning);
+    const replayed = await replay(scope, frame, entry, request);
     if (replayed.success) {
       scope.log({ category: 'cache', message: 'act answered from the cache', level: 1 });
       onStatus?.('HIT');
@@ -45,7 +37,7 @@ export async function cachedAct(
   }
 
   const targets: Array<CachedTarget | null> = [];
-  const result = await actOnInstruction(scope, frame, { instruction, variables }, run, tuning, (target) => targets.push(target));
+  const result = await actOnInstruction(scope, frame, { instruction, variables }, run, (target) => targets.push(target));
   onStatus?.('MISS');
   try {
     if (result.success) {
@@ -81,8 +73,6 @@ async function replay(
   frame: Frame,
   { actions, targets }: ActCacheEntry,
   request: ActRequest,
-  run: ModelRun,
-  tuning: CoreConfig,
 ): Promise<ActResult> {
   const done: Action[] = [];
   const failed = (message: string): ActResult => ({ success: false, message, actionDescription: request.input as string, actions: done });
@@ -90,7 +80,7 @@ async function replay(
   for (const [i, action] of actions.entries()) {
     const changed = await targetChange(scope, frame.page(), action, targets[i] ?? null);
     if (changed) return failed(changed);
-    last = await runAction(scope, frame.page(), action, request.options?.variables, run, tuning);
+    last = await performAction(scope, { action, variables: request.options?.variables, frame: frame.page().mainFrame(), lookupMs: REPLAY_LOOKUP_MS });
     done.push(action);
     if (!last.success) break;
   }

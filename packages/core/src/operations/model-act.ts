@@ -2,14 +2,13 @@
 // by name only), the action is mapped to a replayable selector and run by the deterministic executor.
 import type { Frame } from 'playwright-core';
 import type { CachedTarget } from '../cache/index.js';
-import type { CoreConfig } from '../config.js';
 import type { VariableInfo } from '../inference/index.js';
-import type { OperationScope } from '../session/operation-scope.js';
+import type { OperationScope } from '../scope/operation-scope.js';
 import type { ActResult, Variables } from '../types.js';
 import { toAction } from './chosen-action.js';
 import type { ModelRun } from './model-run.js';
 import { snapshotOf } from './page-snapshot.js';
-import { runAction } from './run-action.js';
+import { performAction } from '../actions/perform-action.js';
 
 export interface InstructionAct {
   instruction: string;
@@ -22,12 +21,11 @@ export async function actOnInstruction(
   frame: Frame,
   request: InstructionAct,
   run: ModelRun,
-  tuning: CoreConfig,
   onResolved?: (target: CachedTarget | null) => void,
 ): Promise<ActResult> {
   const { instruction, variables } = request;
   const snapshot = await snapshotOf(scope, frame, { instruction });
-  const chosen = await run.inference.chooseAction({ instruction, snapshot, variables: variableInfo(variables), signal: run.signal, usage: run.usage });
+  const chosen = await run.inference.chooseAction({ instruction, snapshot, variables: variableInfo(variables), signal: scope.signal, usage: run.usage });
   if ('failure' in chosen) {
     scope.log({ category: 'act', message: `no action for the instruction: ${chosen.failure}`, level: 1 });
     return { success: false, message: chosen.failure, actionDescription: instruction, actions: [] };
@@ -37,7 +35,7 @@ export async function actOnInstruction(
   const element = snapshot.elements.get(chosen.elementId);
   onResolved?.(element ? { role: element.role, name: element.name } : null);
   scope.log({ category: 'act', message: `${run.inference.identity} chose ${action.method} on ${action.selector}`, level: 1 });
-  return runAction(scope, page, action, variables, run, tuning);
+  return performAction(scope, { action, variables, frame: page.mainFrame() });
 }
 
 /** What the model may know of the variables: names and descriptions, never values. */

@@ -2,19 +2,19 @@
 // options.selector) and the answer is checked against the caller's schema before it is returned.
 import { DeckhandError } from '../errors.js';
 import { assertUsableSchema, validateAgainstSchema } from '../models/json-schema.js';
-import type { OperationScope } from '../session/operation-scope.js';
+import type { OperationScope } from '../scope/operation-scope.js';
 import type { ExtractRequest } from '../types.js';
-import { withModel, type ModelDeps } from './model-run.js';
+import { withModel } from './model-run.js';
 import { snapshotOf } from './page-snapshot.js';
 
-export function extractWithModel(scope: OperationScope, request: ExtractRequest, deps: ModelDeps): Promise<unknown> {
+export function extractWithModel(scope: OperationScope, request: ExtractRequest): Promise<unknown> {
   const options = request.options ?? {};
   const schema = request.schema;
   if (schema !== undefined) assertUsableSchema(schema);
-  return withModel(scope, options.model, options.timeout, 'extract', deps, async (run) => {
+  return withModel(scope, options.model, 'extract', async (run) => {
     const frame = await scope.frame(request.frameId);
     const snapshot = await snapshotOf(scope, frame, { selector: options.selector, instruction: request.instruction });
-    const result = await run.inference.extract({ instruction: request.instruction, schema, snapshot, signal: run.signal, usage: run.usage });
+    const result = await run.inference.extract({ instruction: request.instruction, schema, snapshot, signal: scope.signal, usage: run.usage });
     const problem = schema ? validateAgainstSchema(schema, result) : typeof (result as { extraction?: unknown }).extraction === 'string' ? undefined : 'no extraction text';
     if (problem) throw new DeckhandError('model_error', `${run.inference.identity} returned an extraction that does not match: ${problem}`);
     scope.log({ category: 'extract', message: 'extracted', level: 1 });

@@ -3,35 +3,29 @@
 import { randomUUID } from 'node:crypto';
 import type { Frame, Page, Response } from 'playwright-core';
 import { sendCdp } from '../browser/cdp-session.js';
-import { assertDestinationAllowed, destinationBlocked } from '../browser/destination-check.js';
-import { canonicalHost } from '../browser/ip-address.js';
-import type { NavigationPolicy } from '../browser/network-policy.js';
-import { BLOCKED_HEADER, NET_ERROR_HEADER, type PolicyProxy } from '../browser/policy-proxy.js';
+import { assertDestinationAllowed, destinationBlocked } from '../network/destination-check.js';
+import { canonicalHost } from '../network/ip-address.js';
+import { BLOCKED_HEADER, NET_ERROR_HEADER, type PolicyProxy } from '../network/policy-proxy.js';
 import { DeckhandError, firstLine, isDeckhandError } from '../errors.js';
-import { Deadline } from '../session/deadline.js';
-import type { OperationScope } from '../session/operation-scope.js';
+import type { Deadline } from '../scope/deadline.js';
+import type { OperationScope } from '../scope/operation-scope.js';
 import type { NavigateRequest, NavigateResult, NetworkResponse } from '../types.js';
 
 /** Schemes a session may open; file:, chrome: and friends would reach into the server itself. */
 const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'about:', 'data:']);
-const DEFAULT_TIMEOUT_MS = 30_000;
+/** navigate's deadline when the request gives none (the other operations use the session's default). */
+export const NAVIGATE_TIMEOUT_MS = 30_000;
 
-/** The session's navigation policy, and the proxy its browser goes through when Deckhand launched it. */
-export interface NavigationGuard {
-  policy: NavigationPolicy;
-  proxy?: PolicyProxy;
-}
-
-export async function navigate(scope: OperationScope, request: NavigateRequest, guard: NavigationGuard): Promise<NavigateResult | null> {
+export async function navigate(scope: OperationScope, request: NavigateRequest): Promise<NavigateResult | null> {
+  const guard = scope.navigation;
   const url = checkedUrl(request.url);
   const frame = await scope.frame(request.frameId);
-  const timeout = request.options?.timeout ?? DEFAULT_TIMEOUT_MS;
-  const deadline = new Deadline(scope.signal, timeout, 'navigate');
+  const deadline = scope.deadline;
   // A cancelled or timed-out navigation must not keep loading under the session's next operation.
   let stopped: Promise<void> | undefined;
   const stopLoading = () => (stopped = stopPageLoading(frame.page()));
   deadline.signal.addEventListener('abort', stopLoading, { once: true });
-  const goto = () => frame.goto(url, { referer: request.options?.referer, timeout: deadline.remaining(timeout), waitUntil: request.options?.waitUntil ?? 'load' });
+  const goto = () => frame.goto(url, { referer: request.options?.referer, timeout: deadline.remaining(Infinity), waitUntil: request.options?.waitUntil ?? 'load' });
   try {
     await deadline.race(assertDestinationAllowed(url, guard.policy));
     const response = await deadline.race(gotoOverInterruptions(frame, goto, deadline));
@@ -46,7 +40,6 @@ export async function navigate(scope: OperationScope, request: NavigateRequest, 
     throw asNavigationError(error, url);
   } finally {
     deadline.signal.removeEventListener('abort', stopLoading);
-    deadline.dispose();
   }
 }
 

@@ -1,21 +1,21 @@
 // observe: the model lists the elements matching an instruction (all notable actionable elements when
 // there is none), each as a replayable Action.
-import type { OperationScope } from '../session/operation-scope.js';
+import type { OperationScope } from '../scope/operation-scope.js';
 import type { Action, ObserveRequest } from '../types.js';
 import { toAction } from './chosen-action.js';
-import { withModel, type ModelDeps } from './model-run.js';
+import { withModel } from './model-run.js';
 import { snapshotOf } from './page-snapshot.js';
 
 /** Backend node ids cost a CDP round trip each; a long list gets them for its first entries only. */
 const BACKEND_ID_LIMIT = 25;
 
-export function observe(scope: OperationScope, request: ObserveRequest, deps: ModelDeps): Promise<Action[]> {
+export function observe(scope: OperationScope, request: ObserveRequest): Promise<Action[]> {
   const options = request.options ?? {};
-  return withModel(scope, options.model, options.timeout, 'observe', deps, async (run) => {
+  return withModel(scope, options.model, 'observe', async (run) => {
     const frame = await scope.frame(request.frameId);
     const instruction = request.instruction?.trim() || undefined;
     const snapshot = await snapshotOf(scope, frame, { selector: options.selector, instruction });
-    const chosen = await run.inference.observe({ instruction, snapshot, signal: run.signal, usage: run.usage });
+    const chosen = await run.inference.observe({ instruction, snapshot, signal: scope.signal, usage: run.usage });
     const page = frame.page();
     const actions = await Promise.all(chosen.map((c, i) => toAction(c, { snapshot, frame, page }, i < BACKEND_ID_LIMIT)));
     scope.log({ category: 'observe', message: `found ${actions.length} element(s)`, level: 1 });

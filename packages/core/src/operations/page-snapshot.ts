@@ -5,7 +5,7 @@ import { describeSkippedFrame, type SkippedFrame } from '../dom/frame-read.js';
 import { readAcrossNavigation } from '../dom/read-across-navigation.js';
 import { resolveTarget, type ResolvedTarget } from '../selectors/index.js';
 import { DeckhandError } from '../errors.js';
-import type { OperationScope } from '../session/operation-scope.js';
+import type { OperationScope } from '../scope/operation-scope.js';
 import { captureSnapshot, type PageSnapshot } from '../snapshot/index.js';
 
 /** A scope selector is looked up once, briefly: the page is expected to be there already. */

@@ -1,27 +1,25 @@
 // Self-heal: when a stored Action's selector no longer finds an actionable element, the model finds
 // the element its description names and the same method and arguments are tried once more there.
 // Only the target is re-resolved: the Action already says what to do, and the caller meant that.
-import type { CoreConfig } from '../config.js';
-import type { OperationScope } from '../session/operation-scope.js';
+import type { OperationScope } from '../scope/operation-scope.js';
 import type { ActRequest, ActResult, Action } from '../types.js';
 import { toAction } from './chosen-action.js';
 import type { ModelRun } from './model-run.js';
 import { snapshotOf } from './page-snapshot.js';
-import { runAction } from './run-action.js';
+import { performAction } from '../actions/perform-action.js';
 
 export async function healAction(
   scope: OperationScope,
   request: ActRequest & { input: Action },
   failed: ActResult,
   run: ModelRun,
-  tuning: CoreConfig,
 ): Promise<ActResult> {
   const action: Action = { ...(request.input as Action) };
   const description = action.description!;
   const frame = await scope.frame(request.frameId);
   const page = frame.page();
   const snapshot = await snapshotOf(scope, frame, { instruction: description });
-  const [best] = await run.inference.observe({ instruction: description, snapshot, signal: run.signal, usage: run.usage });
+  const [best] = await run.inference.observe({ instruction: description, snapshot, signal: scope.signal, usage: run.usage });
   const found = best ? await toAction(best, { snapshot, frame, page }) : undefined;
   if (!found || found.selector === action.selector) {
     scope.log({ category: 'self-heal', message: `no other element matches "${description}"`, level: 1 });
@@ -32,6 +30,6 @@ export async function healAction(
   const healed: Action = { ...kept, selector: found.selector };
   if (found.backendNodeId !== undefined) healed.backendNodeId = found.backendNodeId;
   scope.log({ category: 'self-heal', message: `selector "${action.selector}" failed; retrying on ${healed.selector}`, level: 1 });
-  const retried = await runAction(scope, page, healed, request.options?.variables, run, tuning);
+  const retried = await performAction(scope, { action: healed, variables: request.options?.variables, frame: page.mainFrame() });
   return { ...retried, message: `${retried.message} (self-healed: the given selector failed: ${failed.message})` };
 }

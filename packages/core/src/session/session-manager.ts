@@ -5,7 +5,7 @@ import type { CoreConfig } from '../config.js';
 import { DeckhandError } from '../errors.js';
 import type { StartRequest } from '../types.js';
 import { goneError, Session } from './session.js';
-import { settingsFrom } from './session-settings.js';
+import { settingsFrom } from '../scope/session-settings.js';
 import { InMemorySessionStore, type SessionStore } from './session-store.js';
 
 export interface StartOptions {

@@ -8,13 +8,14 @@ import type { BrowserHandle } from '../browser/browser-handle.js';
 import type { CoreConfig } from '../config.js';
 import { findFrameById, frameIdOf } from '../dom/frame-lookup.js';
 import { DeckhandError, isDeckhandError } from '../errors.js';
-import { actWithAction, actWithInstruction } from '../operations/act.js';
+import { act } from '../operations/act.js';
 import { actCacheFor } from '../operations/act-cache-store.js';
-import type { CacheUse } from '../operations/cached-act.js';
 import { extractText } from '../operations/extract-text.js';
 import { extractWithModel } from '../operations/model-extract.js';
-import type { ModelDeps } from '../operations/model-run.js';
-import { navigate } from '../operations/navigate.js';
+import { NAVIGATE_TIMEOUT_MS, navigate } from '../operations/navigate.js';
+import { Deadline } from '../scope/deadline.js';
+import type { Tool } from '../tools/tool.js';
+import type { z } from 'zod';
 import { observe } from '../operations/observe.js';
 import { maskSecrets, maskSecretsDeep } from '../secrets/mask-secrets.js';
 import type {
@@ -31,11 +32,11 @@ import type {
 } from '../types.js';
 import { ActivePage } from './active-page.js';
 import { SessionHistory } from './history.js';
-import type { OpContext, OperationScope } from './operation-scope.js';
+import type { OpContext, OperationScope } from '../scope/operation-scope.js';
 import { OperationQueue } from './operation-queue.js';
 import { recordedParameters } from './recorded-parameters.js';
 import { SessionSecrets } from './session-secrets.js';
-import type { SessionSettings } from './session-settings.js';
+import type { SessionSettings } from '../scope/session-settings.js';
 import type { EndReason } from './tombstones.js';
 
 export type SessionState = 'ready' | 'busy' | EndReason;
@@ -115,43 +116,32 @@ export class Session {
   }
 
   navigate(req: NavigateRequest, ctx: OpContext): Promise<NavigateResult | null> {
-    return this.perform('navigate', recordedParameters(req), ctx, (scope) =>
-      navigate(scope, req, { policy: this.#config.navigationPolicy, proxy: this.#browser.policyProxy }),
-    );
+    const timeoutMs = req.options?.timeout ?? NAVIGATE_TIMEOUT_MS;
+    return this.perform('navigate', recordedParameters(req), ctx, timeoutMs, (scope) => navigate(scope, req));
   }
 
   act(req: ActRequest, ctx: OpContext): Promise<ActResult> {
     this.#secrets.remember(req.options?.variables);
-    const deps = this.#modelDeps(ctx);
-    const input = req.input;
-    if (typeof input === 'string') {
-      return this.perform('act', recordedParameters(req), ctx, (scope) => actWithInstruction(scope, { ...req, input }, deps, this.#cacheUse(ctx)));
-    }
-    return this.perform('act', recordedParameters(req), ctx, (scope) => actWithAction(scope, { ...req, input }, deps));
+    const timeoutMs = req.options?.timeout ?? this.settings.actTimeoutMs ?? this.settings.defaultTimeoutMs;
+    return this.perform('act', recordedParameters(req), ctx, timeoutMs, (scope) => act(scope, req));
   }
 
   observe(req: ObserveRequest, ctx: OpContext): Promise<Action[]> {
     this.#secrets.remember(req.options?.variables);
-    return this.perform('observe', recordedParameters(req), ctx, (scope) => observe(scope, req, this.#modelDeps(ctx)));
+    const timeoutMs = req.options?.timeout ?? this.settings.defaultTimeoutMs;
+    return this.perform('observe', recordedParameters(req), ctx, timeoutMs, (scope) => observe(scope, req));
   }
 
   extract(req: ExtractRequest, ctx: OpContext): Promise<unknown> {
     // With no schema and no (or a blank) instruction the answer is the page text, and no model is involved.
     const withModel = req.schema !== undefined || Boolean(req.instruction?.trim());
-    return this.perform('extract', recordedParameters(req), ctx, (scope) =>
-      withModel ? extractWithModel(scope, req, this.#modelDeps(ctx)) : extractText(scope, req),
-    );
+    const timeoutMs = req.options?.timeout ?? this.settings.defaultTimeoutMs;
+    return this.perform('extract', recordedParameters(req), ctx, timeoutMs, (scope) => (withModel ? extractWithModel(scope, req) : extractText(scope, req)));
   }
 
-  /** The request's key wins over the session's; neither is ever logged or recorded. */
-  #modelDeps(ctx: OpContext): ModelDeps {
-    return { config: this.#config, apiKey: ctx.modelApiKey || this.#modelApiKey };
-  }
-
-  /** The act cache, unless the session turned it off or the request asked to skip it. */
-  #cacheUse(ctx: OpContext): CacheUse | undefined {
-    if (!this.settings.enableCaching || ctx.cacheBypass) return undefined;
-    return { cache: actCacheFor(this.#config), onStatus: ctx.onCacheStatus };
+  /** Runs one tool in a turn of its own (an MCP call is one), recorded under the tool's name. */
+  runTool<Input extends z.ZodType, Output>(tool: Tool<Input, Output>, input: z.infer<Input>, ctx: OpContext): Promise<Output> {
+    return this.perform(tool.name, input, ctx, this.settings.defaultTimeoutMs, (scope) => tool.handle(input, scope));
   }
 
   /** Masked with the session's secrets as they are now: a value sent as a variable later is masked in earlier records too. */
@@ -165,7 +155,7 @@ export class Session {
    * variable values and keys (see recordedParameters), and the request's variables remembered as
    * secrets. The result, its record, log lines and errors have every secret masked.
    */
-  async perform<T>(method: string, parameters: unknown, ctx: OpContext, operation: (scope: OperationScope) => Promise<T>): Promise<T> {
+  async perform<T>(method: string, parameters: unknown, ctx: OpContext, timeoutMs: number, operation: (scope: OperationScope) => Promise<T>): Promise<T> {
     this.#assertLive();
     return this.#queue.run(async () => {
       this.#assertLive();
@@ -173,8 +163,10 @@ export class Session {
       clearTimeout(this.#idleTimer);
       const page = await this.#pages.current();
       const record = this.#history.begin(method, parameters, page.url());
+      // The operation's one clock: it starts when the operation takes its turn.
+      const deadline = new Deadline(ctx.signal, timeoutMs, method);
       try {
-        const result = maskSecretsDeep(await operation(this.#scope(ctx, page, record)), this.#secrets.values);
+        const result = maskSecretsDeep(await deadline.race(operation(this.#scope(ctx, page, record, deadline))), this.#secrets.values);
         // Settling swallows a dying browser's errors; a result from a browser that is gone is not one.
         if (!this.#browser.isConnected()) throw new Error('Browser disconnected');
         this.#history.finish(record, result, (await this.#pages.current()).url());
@@ -185,6 +177,7 @@ export class Session {
         this.#history.finish(record, { error: recorded }, this.#isLive() ? (await this.#pages.current()).url() : page.url());
         throw failure;
       } finally {
+        deadline.dispose();
         if (this.#isLive() && this.#queue.size <= 1) {
           this.#state = 'ready';
           this.#armIdleTimer();
@@ -204,10 +197,16 @@ export class Session {
     return this.#closing;
   }
 
-  #scope(ctx: OpContext, page: OperationScope['page'], record: OperationScope['record']): OperationScope {
+  #scope(ctx: OpContext, page: OperationScope['page'], record: OperationScope['record'], deadline: Deadline): OperationScope {
     const context = this.#browser.context;
     return {
-      signal: ctx.signal,
+      deadline,
+      signal: deadline.signal,
+      config: this.#config,
+      // The request's key wins over the session's; neither is ever logged or recorded.
+      modelApiKey: ctx.modelApiKey || this.#modelApiKey,
+      navigation: { policy: this.#config.navigationPolicy, proxy: this.#browser.policyProxy },
+      cache: this.settings.enableCaching && !ctx.cacheBypass ? { cache: actCacheFor(this.#config), onStatus: ctx.onCacheStatus } : undefined,
       log: (line: LogLine) => {
         if ((line.level ?? 1) > this.settings.verbose) return;
         ctx.log?.({ ...line, message: maskSecrets(line.message, this.#secrets.values), timestamp: line.timestamp ?? new Date().toISOString() });

@@ -36,7 +36,10 @@ export async function openUpstreamProxy(settings: ProxySettings, policy: Navigat
   try {
     addresses = await resolveHost(host);
   } catch {
-    throw new DeckhandError('browser_unavailable', `The proxy server ${host} does not resolve`);
+    // The client named it: an unknown host is their input to fix, not the server's failure.
+    throw new DeckhandError('validation_error', `launchOptions.proxy.server: the proxy server ${host} does not resolve`, [
+      { path: 'browser.launchOptions.proxy.server', message: `${host} does not resolve` },
+    ]);
   }
   const verdict = decide(policy, host, addresses);
   if (!verdict.allowed) {

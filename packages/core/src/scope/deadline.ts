@@ -17,6 +17,10 @@ export class Deadline {
     this.signal = AbortSignal.any([parent, own.signal]);
   }
 
+  get expired(): boolean {
+    return Date.now() >= this.at;
+  }
+
   /** Milliseconds left, capped (Playwright wants finite timeouts); at least 1 so 0 never means "forever". */
   remaining(cap: number): number {
     return Math.max(1, Math.min(cap, this.at - Date.now()));

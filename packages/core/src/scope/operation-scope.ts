@@ -1,6 +1,12 @@
-// What an operation gets from its session while it holds the session's turn.
+// What an operation gets from its session while it holds the session's turn: one deadline, the page,
+// the session's settings and secrets, its history record, the model key and the act cache it may use.
 import type { BrowserContext, Frame, Page } from 'playwright-core';
+import type { ActCache } from '../cache/index.js';
+import type { CoreConfig } from '../config.js';
+import type { NavigationPolicy } from '../network/network-policy.js';
+import type { PolicyProxy } from '../network/policy-proxy.js';
 import type { FrameId, LogLine, ReplayAction } from '../types.js';
+import type { Deadline } from './deadline.js';
 import type { SessionSettings } from './session-settings.js';
 
 export interface OpContext {
@@ -14,7 +20,21 @@ export interface OpContext {
   onCacheStatus?: (status: 'HIT' | 'MISS') => void;
 }
 
+export interface CacheUse {
+  cache: ActCache;
+  onStatus?: (status: 'HIT' | 'MISS') => void;
+}
+
+/** Where the session's browser may go: the policy, and the proxy enforcing it when Deckhand launched the browser. */
+export interface NavigationGuard {
+  policy: NavigationPolicy;
+  proxy?: PolicyProxy;
+}
+
 export interface OperationScope {
+  /** The operation's one clock, made when it took the session's turn: every wait inside asks it. */
+  deadline: Deadline;
+  /** The deadline's signal: aborts on its timeout or when the caller gives up. */
   signal: AbortSignal;
   /** Emits a line if the session's verbosity allows its level (default 1). */
   log(line: LogLine): void;
@@ -22,6 +42,13 @@ export interface OperationScope {
   /** The active page when the operation started. */
   page: Page;
   settings: SessionSettings;
+  /** The server's configuration: model environment and the executor's tuning. */
+  config: CoreConfig;
+  /** This request's model key, else the session's; a per-call model.apiKey still wins. Never logged. */
+  modelApiKey?: string;
+  navigation: NavigationGuard;
+  /** The act cache, unless the session turned it off or the request asked to skip it. */
+  cache?: CacheUse;
   /** Every value the session was sent as a variable, this request's included: masked in whatever is read back. */
   secrets: readonly string[];
   /** This operation's history record; the model layer fills tokenUsage. */
