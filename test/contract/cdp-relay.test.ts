@@ -5,17 +5,12 @@
 import { request } from 'node:http';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { loadServerConfig } from '@deckhand/server';
 import { driverFor } from '../support/drivers';
 import { ALLOW_FIXTURES } from '../support/fixture-server';
 import { expectError, expectOk, START_BODY, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
-import { readDevToolsUrl } from '../support/processes';
+import { startExternalChromium } from '../support/processes';
 import { startTestServer } from '../support/test-server';
 
 const ctx = useContract({ DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b', ...ALLOW_FIXTURES }, { 'x-bb-api-key': 'key-a' });
@@ -135,16 +130,10 @@ describe('CDP relay', () => {
   });
 
   it('refuses browser.cdpUrl attach when keys are configured, unless the operator allows the host', async () => {
-    const profile = mkdtempSync(join(tmpdir(), 'deckhand-external-'));
-    const external = spawn(
-      '/usr/lib/chromium/chromium-headless-shell',
-      ['--no-sandbox', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
-      { stdio: 'ignore', detached: true },
-    );
+    const external = await startExternalChromium();
     const allowing = await startTestServer({ DECKHAND_API_KEYS: 'key-a:project-a', DECKHAND_CDP_ATTACH_HOSTS: '127.0.0.1', ...ALLOW_FIXTURES });
     try {
-      const external_cdpUrl = await readDevToolsUrl(profile);
-      const body = { ...START_BODY, browser: { type: 'local', cdpUrl: external_cdpUrl } };
+      const body = { ...START_BODY, browser: { type: 'local', cdpUrl: external.cdpUrl } };
       const refused = await ctx.api.call('startSession', { body });
       expect(expectError(refused, 403, 'forbidden').message).toMatch(/DECKHAND_CDP_ATTACH_HOSTS/);
       expectError(await ctx.api.call('startSession', { body: { ...body, browser: { type: 'local', cdpUrl: 'file:///etc/passwd' } } }), 400, 'validation_error');
@@ -165,10 +154,7 @@ describe('CDP relay', () => {
       expectOk(await api.call('endSession', { id: sessionId }));
     } finally {
       await allowing.close();
-      const exited = once(external, 'exit');
-      process.kill(-external.pid!, 'SIGKILL');
-      await exited;
-      rmSync(profile, { recursive: true, force: true, maxRetries: 10 });
+      await external.close();
     }
   });
 

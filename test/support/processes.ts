@@ -1,6 +1,9 @@
 // Process facts about a session's browser: its processes (read through its CDP endpoint) and ports. Liveness is core's own
 // check (a zombie awaiting its reaper counts as gone).
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -56,4 +59,33 @@ export async function readDevToolsUrl(userDataDir: string): Promise<string> {
     if (port && path) return `ws://127.0.0.1:${port}${path}`;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+export interface ExternalChromium {
+  /** Its browser-level DevTools websocket (it listens on a loopback port, as a browser someone else runs would). */
+  cdpUrl: string;
+  pid: number;
+  /** Kills its whole process group and removes its profile. */
+  close(): Promise<void>;
+}
+
+/** A Chromium Deckhand did not launch, for attach-mode tests. */
+export async function startExternalChromium(): Promise<ExternalChromium> {
+  const profile = mkdtempSync(join(tmpdir(), 'deckhand-external-'));
+  const external = spawn(
+    '/usr/lib/chromium/chromium-headless-shell',
+    ['--no-sandbox', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+    // Its own process group, so cleanup can kill its child processes too before removing the profile.
+    { stdio: 'ignore', detached: true },
+  );
+  return {
+    cdpUrl: await readDevToolsUrl(profile),
+    pid: external.pid!,
+    close: async () => {
+      const exited = once(external, 'exit');
+      process.kill(-external.pid!, 'SIGKILL');
+      await exited;
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10 });
+    },
+  };
 }

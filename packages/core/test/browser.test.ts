@@ -1,13 +1,9 @@
 // Browser provider: launch over a pipe with no DevTools port, the DevTools channels other clients
 // attach through, Chromium switches, attach mode, and that ending a session leaves no Chromium behind.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandLineOf, isRunning, processTree } from '../src/browser/process-tree.js';
-import { listeningPorts, readDevToolsUrl } from '../../../test/support/processes.js';
+import { listeningPorts, startExternalChromium } from '../../../test/support/processes.js';
 import { attachObserver, opContext, startFixtureServer, testManager, type FixtureServer } from './session-harness.js';
 
 let fixtures: FixtureServer;
@@ -108,16 +104,9 @@ describe('launched browser', () => {
 
 describe('attach mode', () => {
   it('drives an external browser and leaves it running at end', async () => {
-    const profile = mkdtempSync(join(tmpdir(), 'deckhand-external-'));
-    const external = spawn(
-      '/usr/lib/chromium/chromium-headless-shell',
-      ['--no-sandbox', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
-      // Its own process group, so cleanup can kill its child processes too before removing the profile.
-      { stdio: 'ignore', detached: true },
-    );
+    const external = await startExternalChromium();
     try {
-      const cdpUrl = await readDevToolsUrl(profile);
-      const session = await manager.start('p1', { modelName: 'builtin/none', browser: { type: 'local', cdpUrl } });
+      const session = await manager.start('p1', { modelName: 'builtin/none', browser: { type: 'local', cdpUrl: external.cdpUrl } });
       expect(session.browserPid).toBeUndefined();
       await session.navigate({ url: fixtures.url('/shadow.html') }, opContext());
       const closed = await session.act(
@@ -130,12 +119,9 @@ describe('attach mode', () => {
       expect(observer.contexts()[0]!.pages()[0]!.url()).toBe(fixtures.url('/shadow.html'));
       await observer.close();
       await manager.end('p1', session.id);
-      expect(isRunning(external.pid!)).toBe(true);
+      expect(isRunning(external.pid)).toBe(true);
     } finally {
-      const exited = once(external, 'exit');
-      process.kill(-external.pid!, 'SIGKILL');
-      await exited;
-      rmSync(profile, { recursive: true, force: true, maxRetries: 10 });
+      await external.close();
     }
   });
 });
