@@ -116,6 +116,9 @@ describe('API mode', () => {
     const init = await client.init();
     expect(init).toEqual({ sessionId: expect.any(String), sessionUrl: expect.any(String), debugUrl: expect.any(String) });
     expect(client.sessionId).toBe(init.sessionId);
+    expect(init.sessionUrl).toMatch(new RegExp(`^${server.url}/v1/sessions/${init.sessionId}/live\\?token=`));
+    expect(init.debugUrl).toBe(client.cdpUrl);
+    expect((await fetch(init.sessionUrl)).status).toBe(200);
 
     const navigated = await client.goto(fixtures.url('forms.html'));
     expect(navigated?.response.status).toBe(200);
@@ -170,7 +173,9 @@ describe('API mode', () => {
     const { sessionId } = await first.init();
     await first.goto(fixtures.url('forms.html'));
     const second = remote({ browserbaseSessionID: sessionId });
-    expect((await second.init()).sessionId).toBe(sessionId);
+    const resumed = await second.init();
+    expect(resumed.sessionId).toBe(sessionId);
+    expect((await fetch(resumed.sessionUrl)).status).toBe(200);
     expect(await second.extract(undefined, undefined, { selector: 'h1' })).toEqual({ pageText: 'Sign up' });
     await second.close();
     await expect(remote({ browserbaseSessionID: 'no-such-session' }).init()).rejects.toMatchObject({ status: 404 });
