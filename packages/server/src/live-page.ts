@@ -21,7 +21,7 @@ export function renderLivePage(nonce: string): string {
   #status.ended { color: #f0a0a0; }
   main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(280px, 2fr); gap: 16px; padding: 16px; }
   #screen { width: 100%; background: #fff; border: 1px solid #ccd; min-height: 200px; }
-  table { width: 100%; border-collapse: collapse; background: #fff; font-size: 13px; }
+  table { align-self: start; width: 100%; border-collapse: collapse; background: #fff; font-size: 13px; }
   th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #e3e5ea; vertical-align: top; }
   td.what { font-family: ui-monospace, monospace; word-break: break-all; }
   .fail { color: #b00020; }
