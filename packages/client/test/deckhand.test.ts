@@ -65,6 +65,8 @@ describe('options', () => {
       [{ env: 'BROWSERBASE', apiKey: KEY, baseURL: 'not a url' }, 'baseURL'],
       [{ env: 'BROWSERBASE', apiKey: KEY, modelClientOptions: { baseURL: 'ftp://x' } }, 'modelClientOptions.baseURL'],
       [{ env: 'LOCAL', useAPI: true }, 'useAPI'],
+      [{ env: 'BROWSERBASE', apiKey: KEY, useAPI: false }, 'useAPI'],
+      [{ env: 'LOCAL', llmClient: {} }, 'llmClient'],
       [{ env: 'LOCAL', waitForCaptchaSolves: true }, 'waitForCaptchaSolves'],
       [{ env: 'LOCAL', browserbaseSessionID: 'abc' }, 'browserbaseSessionID'],
     ];
@@ -228,5 +230,38 @@ describe('logging', () => {
     expect(records.map((r) => r.method)).toEqual(['navigate', 'act']);
     expect(records[1].request.options.variables.pw.value).toBe('••••');
     expect(text).not.toMatch(/hunter2-secret|sk-never-in-file|deckhand-client-key/);
+  });
+});
+
+describe('one scenario, every mode built so far', () => {
+  const modes: Array<[string, () => Deckhand]> = [
+    ['BROWSERBASE with useAPI', () => remote()],
+    ['LOCAL', () => new Deckhand({ env: 'LOCAL', verbose: 0, enableCaching: false, localBrowserLaunchOptions: { headless: true } })],
+  ];
+
+  for (const [name, make] of modes) {
+    it(`runs the same calls with the same answers: ${name}`, async () => {
+      const client = make();
+      const { sessionId } = await client.init();
+      expect(client.sessionId).toBe(sessionId);
+      expect((await client.goto(fixtures.url('forms.html')))?.response.status).toBe(200);
+      expect((await client.act('click the Go button')).success).toBe(true);
+      expect((await client.act('type %pw% into Password', { variables: { pw: { value: 'hunter2-secret', description: 'the password' } } })).success).toBe(true);
+      expect((await client.observe('click Submit'))[0]).toMatchObject({ method: 'click' });
+      expect(await client.extract(undefined, undefined, { selector: '#log' })).toEqual({ pageText: 'clicked: go' });
+      const metrics = await client.metrics;
+      expect(metrics.operations.map((op) => op.method)).toEqual(['navigate', 'act', 'act', 'observe', 'extract']);
+      expect(JSON.stringify(metrics)).not.toContain('hunter2-secret');
+      await expect(client.agent().execute('sign up')).rejects.toMatchObject({ status: 501, code: 'not_implemented' });
+      await client.close();
+      expect(() => client.sessionId).toThrow(/closed/);
+    });
+  }
+
+  it('LOCAL has no server: no live page and no CDP URL yet', async () => {
+    const client = new Deckhand({ env: 'LOCAL', verbose: 0, enableCaching: false });
+    expect(await client.init()).toEqual({ sessionId: expect.any(String), sessionUrl: '', debugUrl: '' });
+    expect(() => client.cdpUrl).toThrow(/no CDP URL/);
+    await client.close();
   });
 });
