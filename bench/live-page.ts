@@ -1,4 +1,4 @@
-// The client and the live page: Deckhand.init() time in API mode, and while one person watches a
+// The client and the live page: Deckhand.init() time in API and LOCAL mode, and while one person watches a
 // session's live page, its frame rate and the CPU it adds (this process, which is the server, and the
 // session's browser with its child processes), against the same session unwatched.
 // Also writes docs/live-page.png, the page as a watcher sees it.
@@ -14,15 +14,20 @@ const seconds = Number(process.argv[2] ?? 10);
 const server = await startServer({ HOST: '127.0.0.1', PORT: '0', DECKHAND_LOG_LEVEL: 'error', DECKHAND_CACHE_DIR: '', DECKHAND_API_KEYS: 'bench-key:bench' });
 const options = { env: 'BROWSERBASE', apiKey: 'bench-key', baseURL: server.url, verbose: 0 } as const;
 
-const inits: number[] = [];
-for (let i = 0; i < 5; i++) {
-  const t = performance.now();
-  const client = new Deckhand(options);
-  await client.init();
-  inits.push(performance.now() - t);
-  await client.close();
+/** Median, min and max of five init() calls of fresh clients (each closed again). */
+async function initTimes(make: () => Deckhand): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const client = make();
+    await client.init();
+    times.push(performance.now() - t);
+    await client.close();
+  }
+  return times.sort((a, b) => a - b);
 }
-inits.sort((a, b) => a - b);
+const inits = await initTimes(() => new Deckhand(options));
+const localInits = await initTimes(() => new Deckhand({ env: 'LOCAL', verbose: 0, enableCaching: false }));
 
 const client = new Deckhand(options);
 const { sessionUrl } = await client.init();
@@ -88,6 +93,7 @@ await server.close();
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 console.log(`| Measure | Value |\n|---|---|`);
 console.log(`| Deckhand.init(), API mode, median of 5 (min ${ms(inits[0]!)}, max ${ms(inits.at(-1)!)}) | ${ms(inits[2]!)} |`);
+console.log(`| Deckhand.init(), LOCAL mode, median of 5 (min ${ms(localInits[0]!)}, max ${ms(localInits.at(-1)!)}) | ${ms(localInits[2]!)} |`);
 console.log(`| live page frame rate | ${(watched.frames / seconds).toFixed(1)} frames/s |`);
 console.log(`| server process CPU, unwatched → watched | ${(idle.serverCpu * 100).toFixed(1)} % → ${(watched.serverCpu * 100).toFixed(1)} % of a core |`);
 console.log(`| session browser CPU (with children), unwatched → watched | ${(idle.browserCpu * 100).toFixed(1)} % → ${(watched.browserCpu * 100).toFixed(1)} % of a core |`);
