@@ -7,7 +7,9 @@ import type { ResolvedOptions } from './options';
 export function apiBackend(o: ResolvedOptions): Backend {
   const headers: Record<string, string> = { 'x-language': 'typescript' };
   if (o.projectId) headers['x-bb-project-id'] = o.projectId;
-  const api = createDeckhandClient({ baseUrl: o.baseURL, apiKey: o.apiKey, modelApiKey: o.modelClientOptions?.apiKey, headers });
+  // With useAPI: false the models are called from this process: the model key never goes to the server.
+  const modelApiKey = o.useAPI ? o.modelClientOptions?.apiKey : undefined;
+  const api = createDeckhandClient({ baseUrl: o.baseURL, apiKey: o.apiKey, modelApiKey, headers });
   let session: DeckhandSession | undefined;
   const live = () => session!;
   const call = (onLog: OnLog): CallOptions => ({ stream: o.streaming, onLog });

@@ -2,6 +2,7 @@
 // agent(...).execute(...), `metrics`, `close()`, the same in every way of running (backend.ts).
 import type { LogLine, components } from '@deckhand/contract';
 import { apiBackend } from './api-backend';
+import { attachedBackend } from './attached-backend';
 import type { Backend, OnLog, Started } from './backend';
 import { DeckhandApiError } from './errors';
 import { localBackend } from './local-backend';
@@ -40,9 +41,6 @@ export class Deckhand {
 
   constructor(options: DeckhandOptions) {
     this.options = resolveOptions(options, process.env);
-    if (this.options.env === 'BROWSERBASE' && !this.options.useAPI) {
-      throw new DeckhandOptionsError('useAPI', 'running the core in this process over a server session is not available yet in this client; leave useAPI true, or use env LOCAL');
-    }
     if (this.options.llmClient !== undefined) {
       throw new DeckhandOptionsError('llmClient', 'an in-process AI SDK model is not used by this client yet; give modelName (and modelClientOptions) instead');
     }
@@ -50,7 +48,7 @@ export class Deckhand {
     this.secrets.add(this.options.modelClientOptions?.apiKey);
     this.log = createLogSink(this.options.verbose, this.options.logger, this.secrets);
     if (this.options.logInferenceToFile) this.inferenceLog = new InferenceLog(this.options.inferenceLogDir, this.secrets);
-    this.backend = this.options.env === 'LOCAL' ? localBackend(this.options) : apiBackend(this.options);
+    this.backend = this.options.env === 'LOCAL' ? localBackend(this.options) : this.options.useAPI ? apiBackend(this.options) : attachedBackend(this.options);
   }
 
   /** Starts (or, with browserbaseSessionID, resumes) the session. */

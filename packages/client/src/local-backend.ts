@@ -1,5 +1,6 @@
-// The LOCAL mode: the core in this process on a local Chromium, no server. The core is loaded only
-// when this mode starts, so API-mode users never load a browser library.
+// The core in this process: on a local Chromium (env LOCAL, no server), or attached to a server
+// session's browser (useAPI: false). The core is loaded only when such a session starts, so API-mode
+// users never load a browser library.
 import { DeckhandApiError } from './errors';
 import type { Backend, OnLog, Started } from './backend';
 import type { ResolvedOptions } from './options';
@@ -7,7 +8,11 @@ import type { ResolvedOptions } from './options';
 /** The project every local session belongs to (the core keys sessions by project). */
 const LOCAL_PROJECT = 'local';
 
-export function localBackend(o: ResolvedOptions): Backend {
+/**
+ * `cdpUrl`, when given, names the browser to attach to (a server session's CDP relay, for
+ * useAPI: false); otherwise a local Chromium is launched.
+ */
+export function localBackend(o: ResolvedOptions, cdpUrl?: () => string | undefined): Backend {
   let core: { manager: import('@deckhand/core').SessionManager; session: import('@deckhand/core').Session } | undefined;
   const live = () => core!.session;
   const ctx = (onLog: OnLog) => ({ signal: new AbortController().signal, log: onLog, modelApiKey: o.modelClientOptions?.apiKey });
@@ -28,7 +33,7 @@ export function localBackend(o: ResolvedOptions): Backend {
           experimental: o.experimental,
           actTimeoutMs: o.actTimeoutMs,
           enableCaching: o.enableCaching,
-          browser: { type: 'local', launchOptions: o.localBrowserLaunchOptions ?? { headless: true } },
+          browser: cdpUrl?.() ? { type: 'local', cdpUrl: cdpUrl()! } : { type: 'local', launchOptions: o.localBrowserLaunchOptions ?? { headless: true } },
         },
         { modelApiKey: o.modelClientOptions?.apiKey },
       );
@@ -42,7 +47,7 @@ export function localBackend(o: ResolvedOptions): Backend {
     extract: (body, onLog) => live().extract(body, ctx(onLog)) as never,
     agentExecute: async () => {
       // The same error the API mode gives for an endpoint a server does not offer yet.
-      throw new DeckhandApiError(501, { success: false, message: "agent is not available in env 'LOCAL' yet", code: 'not_implemented' });
+      throw new DeckhandApiError(501, { success: false, message: 'agent does not run in this process yet (env LOCAL, or useAPI: false); use the API mode', code: 'not_implemented' });
     },
     replay: async () => live().replay() as never,
     end: async () => {

@@ -65,7 +65,6 @@ describe('options', () => {
       [{ env: 'BROWSERBASE', apiKey: KEY, baseURL: 'not a url' }, 'baseURL'],
       [{ env: 'BROWSERBASE', apiKey: KEY, modelClientOptions: { baseURL: 'ftp://x' } }, 'modelClientOptions.baseURL'],
       [{ env: 'LOCAL', useAPI: true }, 'useAPI'],
-      [{ env: 'BROWSERBASE', apiKey: KEY, useAPI: false }, 'useAPI'],
       [{ env: 'LOCAL', llmClient: {} }, 'llmClient'],
       [{ env: 'LOCAL', waitForCaptchaSolves: true }, 'waitForCaptchaSolves'],
       [{ env: 'LOCAL', browserbaseSessionID: 'abc' }, 'browserbaseSessionID'],
@@ -236,6 +235,7 @@ describe('logging', () => {
 describe('one scenario, every mode built so far', () => {
   const modes: Array<[string, () => Deckhand]> = [
     ['BROWSERBASE with useAPI', () => remote()],
+    ['BROWSERBASE without useAPI', () => remote({ useAPI: false })],
     ['LOCAL', () => new Deckhand({ env: 'LOCAL', verbose: 0, enableCaching: false, localBrowserLaunchOptions: { headless: true } })],
   ];
 
@@ -257,6 +257,23 @@ describe('one scenario, every mode built so far', () => {
       expect(() => client.sessionId).toThrow(/closed/);
     });
   }
+
+  it('useAPI false: the server starts the browser, the operations and the model calls run here, the model key stays here', async () => {
+    const client = remote({ useAPI: false, modelName: 'openai/gpt-4.1-mini', modelClientOptions: { apiKey: 'sk-stays-in-client', baseURL: `${model.url}/v1` } });
+    const { sessionId, sessionUrl } = await client.init();
+    expect((await fetch(sessionUrl)).status).toBe(200);
+    await client.goto(fixtures.url('forms.html'));
+    model.script({ json: { extraction: 'Sign up' }, usage: { input: 5, output: 3 } });
+    expect(await client.extract('the heading')).toEqual({ extraction: 'Sign up' });
+    expect(model.requests.at(-1)!.headers.authorization).toBe('Bearer sk-stays-in-client');
+    expect(await client.metrics).toMatchObject({ extractPromptTokens: 5, extractCompletionTokens: 3 });
+    // The server drove nothing itself (its record is empty) and never saw the model key.
+    const replay = await fetch(`${server.url}/v1/sessions/${sessionId}/replay`, { headers: { 'x-bb-api-key': KEY } });
+    expect((await replay.json()).data.pages.flatMap((p: { actions: unknown[] }) => p.actions)).toEqual([]);
+    expect(server.logs.join('\n')).not.toContain('sk-stays-in-client');
+    await client.close();
+    expect((await fetch(`${server.url}/v1/sessions/${sessionId}/replay`, { headers: { 'x-bb-api-key': KEY } })).status).toBe(410);
+  });
 
   it('LOCAL has no server: no live page and no CDP URL yet', async () => {
     const client = new Deckhand({ env: 'LOCAL', verbose: 0, enableCaching: false });
