@@ -1,4 +1,4 @@
-// The client and the live page: Deckhand.init() time in API and LOCAL mode, and while one person watches a
+// The client and the live page: Deckhand.init() time in each mode, and while one person watches a
 // session's live page, its frame rate and the CPU it adds (this process, which is the server, and the
 // session's browser with its child processes), against the same session unwatched.
 // Also writes docs/live-page.png, the page as a watcher sees it.
@@ -28,6 +28,7 @@ async function initTimes(make: () => Deckhand): Promise<number[]> {
 }
 const inits = await initTimes(() => new Deckhand(options));
 const localInits = await initTimes(() => new Deckhand({ env: 'LOCAL', verbose: 0, enableCaching: false }));
+const attachedInits = await initTimes(() => new Deckhand({ ...options, useAPI: false }));
 
 const client = new Deckhand(options);
 const { sessionUrl } = await client.init();
@@ -94,6 +95,7 @@ const ms = (n: number) => `${n.toFixed(0)} ms`;
 console.log(`| Measure | Value |\n|---|---|`);
 console.log(`| Deckhand.init(), API mode, median of 5 (min ${ms(inits[0]!)}, max ${ms(inits.at(-1)!)}) | ${ms(inits[2]!)} |`);
 console.log(`| Deckhand.init(), LOCAL mode, median of 5 (min ${ms(localInits[0]!)}, max ${ms(localInits.at(-1)!)}) | ${ms(localInits[2]!)} |`);
+console.log(`| Deckhand.init(), BROWSERBASE with useAPI false, median of 5 (min ${ms(attachedInits[0]!)}, max ${ms(attachedInits.at(-1)!)}) | ${ms(attachedInits[2]!)} |`);
 console.log(`| live page frame rate | ${(watched.frames / seconds).toFixed(1)} frames/s |`);
 console.log(`| server process CPU, unwatched → watched | ${(idle.serverCpu * 100).toFixed(1)} % → ${(watched.serverCpu * 100).toFixed(1)} % of a core |`);
 console.log(`| session browser CPU (with children), unwatched → watched | ${(idle.browserCpu * 100).toFixed(1)} % → ${(watched.browserCpu * 100).toFixed(1)} % of a core |`);
