@@ -11,6 +11,7 @@ export interface Endpoint {
   body?: { schema: string; required: boolean };
   headers?: string;
   params?: string;
+  query?: string;
   /** status → { description, json schema name?, sse } */
   responses: Record<string, { description: string; json?: string; sse: boolean }>;
   /** Succeeds with 101 Switching Protocols: a WebSocket endpoint, not a call an HTTP client makes. */
@@ -56,6 +57,7 @@ export function loadEndpoints(spec: Json, zodSource: string): Endpoint[] {
         body: bodySchema ? { schema: `z${refName(bodySchema.$ref)}`, required: Boolean(op.requestBody.required) } : undefined,
         headers: ifExported(`z${id}Headers`),
         params: ifExported(`z${id}Path`),
+        query: ifExported(`z${id}Query`),
         responses,
         websocket: '101' in responses,
         public: (Array.isArray(op.security) && op.security.length === 0) || !path.startsWith('/v1/'),

@@ -5,10 +5,10 @@ function renderCall(op: Endpoint): string {
   const hasPath = op.path.includes('{');
   const args: string[] = [];
   const init: string[] = [];
-  if (hasPath) {
-    args.push('id: string');
-    init.push('params: { path: { id } }');
-  }
+  if (hasPath) args.push('id: string');
+  if (op.query) args.push(`query: Query<'${op.path}', '${op.method}'>`);
+  const params = [hasPath ? 'path: { id }' : '', op.query ? 'query' : ''].filter(Boolean);
+  if (params.length) init.push(`params: { ${params.join(', ')} }`);
   if (op.body) {
     const type = `Body<'${op.path}', '${op.method}'>`;
     args.push(op.body.required ? `body: ${type}` : `body?: ${type}`);
@@ -26,6 +26,7 @@ export function renderClientEndpoints(endpoints: Endpoint[]): string {
     `import type { paths } from '@deckhand/contract';`,
     '',
     `type Body<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;`,
+    `type Query<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { parameters: { query: infer Q } } ? Q : never;`,
     `export interface CallInit { headers?: Record<string, string>; signal?: AbortSignal; parseAs?: 'json' | 'stream' | 'text' }`,
     `export type ApiClient = Client<paths, 'application/json'>;`,
     '',

@@ -6,6 +6,7 @@ const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 function renderRoute(op: Endpoint): string {
   const request: string[] = [];
   if (op.params) request.push(`params: z.${op.params}`);
+  if (op.query) request.push(`query: z.${op.query}`);
   if (op.headers) request.push(`headers: z.${op.headers}`);
   if (op.body) {
     request.push(

@@ -37,7 +37,13 @@ const BUDGET: Record<string, { valid: number; broken: number }> = {
   updateBrowserSession: { valid: 3, broken: 150 },
   getBrowserSessionDebug: { valid: 20, broken: 200 },
   connectCdp: { valid: 10, broken: 150 },
+  getLivePage: { valid: 5, broken: 60 },
+  getLiveState: { valid: 5, broken: 60 },
+  getLiveFrame: { valid: 5, broken: 60 },
 };
+
+/** Operations whose token rides in the query string. */
+const TOKEN_IN_QUERY = new Set(['connectCdp', 'getLivePage', 'getLiveState', 'getLiveFrame']);
 
 /** Per-operation 5xx answers the contract gives a reason for (an unreachable upstream or capability). */
 const UPSTREAM_CODES: Record<string, string[]> = {
@@ -120,7 +126,7 @@ function requestsFor(op: Operation, index: number): FuzzRequest[] {
   const budget = BUDGET[op.id];
   if (!budget) throw new Error(`no fuzz budget for operation ${op.id}: add one`);
   const body = op.body ? schemas.valueOf(op.body) : fc.constant(undefined);
-  const query = op.id === 'connectCdp' ? fc.oneof(fc.constant('token=x'), fc.string({ maxLength: 20 }).map((t) => `token=${encodeURIComponent(t)}`), fc.constant('')) : fc.constant(undefined);
+  const query = TOKEN_IN_QUERY.has(op.id) ? fc.oneof(fc.constant('token=x'), fc.string({ maxLength: 20 }).map((t) => `token=${encodeURIComponent(t)}`), fc.constant('')) : fc.constant(undefined);
   const base = { op: op.id, method: op.method.toUpperCase(), path: op.path };
   const valid = fc.record({ headers: validHeaders(op), body, query }).map(
     ({ headers, body: value, query: q }): FuzzRequest => ({

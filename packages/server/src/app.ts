@@ -12,6 +12,7 @@ import type { Logger } from './logger';
 import { registerHandlers } from './route';
 import type { RouteDeps } from './routes/deps';
 import { compatHandlers } from './routes/compat';
+import { liveHandlers } from './routes/live';
 import { metaHandlers, serveContract } from './routes/meta';
 import { operationHandlers } from './routes/operations';
 import { sessionHandlers } from './routes/sessions';
@@ -51,7 +52,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   serveContract(app, deps.specText);
   registerHandlers(
     app,
-    { ...metaHandlers(deps), ...sessionHandlers(deps), ...operationHandlers(deps), ...compatHandlers(deps) },
+    { ...metaHandlers(deps), ...sessionHandlers(deps), ...operationHandlers(deps), ...compatHandlers(deps), ...liveHandlers(deps) },
     [authenticate(deps.config.apiKeys), rateLimit((projectId) => limitsOf(deps.config, projectId)), boundJsonBody],
   );
 

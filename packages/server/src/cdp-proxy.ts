@@ -7,6 +7,7 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { DeckhandError, isDeckhandError, type Session, type SessionManager } from '@deckhand/core';
 import { errorBody } from './errors';
+import { publicUrl } from './public-url';
 import type { UpgradeDecision, UpgradeRefusal } from './serve/adapter';
 
 const CDP_PATH = /^\/v1\/sessions\/([^/]+)\/cdp$/;
@@ -29,12 +30,9 @@ export function createCdpProxy(sessions: SessionManager, options: CdpProxyOption
 
   return {
     urlFor(requestUrl, session, projectId) {
-      const url = new URL(options.publicUrl ?? requestUrl);
-      const prefix = options.publicUrl ? url.pathname.replace(/\/$/, '') : '';
+      const url = publicUrl(requestUrl, options.publicUrl, `/v1/sessions/${encodeURIComponent(session.id)}/cdp`);
       url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-      url.pathname = `${prefix}/v1/sessions/${encodeURIComponent(session.id)}/cdp`;
       url.search = `token=${Buffer.from(projectId).toString('base64url')}.${sign(projectId, session.id).toString('base64url')}`;
-      url.hash = '';
       return url.href;
     },
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createSessionManager, findChromium, loadCoreConfigFromEnv } from '@deckhand/core';
 import { createApp } from './app';
 import { createCdpProxy } from './cdp-proxy';
+import { createLiveTokens } from './live-tokens';
 import { loadServerConfig } from './config';
 import { createLogger } from './logger';
 import { listen } from './serve/listen';
@@ -35,7 +36,8 @@ export async function startServer(
     }
   };
   const cdp = createCdpProxy(sessions, { publicUrl: config.publicUrl });
-  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp });
+  const live = createLiveTokens({ publicUrl: config.publicUrl });
+  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live });
   const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: cdp.route });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;

@@ -3,6 +3,7 @@ import type { Client } from 'openapi-fetch';
 import type { paths } from '@deckhand/contract';
 
 type Body<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type Query<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { parameters: { query: infer Q } } ? Q : never;
 export interface CallInit { headers?: Record<string, string>; signal?: AbortSignal; parseAs?: 'json' | 'stream' | 'text' }
 export type ApiClient = Client<paths, 'application/json'>;
 
@@ -22,6 +23,9 @@ export function bindEndpoints(client: ApiClient) {
     getBrowserSession: (id: string, init: CallInit = {}) => client.GET('/v1/sessions/{id}', { params: { path: { id } }, ...init } as never),
     updateBrowserSession: (id: string, body: Body<'/v1/sessions/{id}', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}', { params: { path: { id } }, body, ...init } as never),
     getBrowserSessionDebug: (id: string, init: CallInit = {}) => client.GET('/v1/sessions/{id}/debug', { params: { path: { id } }, ...init } as never),
+    getLivePage: (id: string, query: Query<'/v1/sessions/{id}/live', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live', { params: { path: { id }, query }, ...init } as never),
+    getLiveState: (id: string, query: Query<'/v1/sessions/{id}/live/state', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live/state', { params: { path: { id }, query }, ...init } as never),
+    getLiveFrame: (id: string, query: Query<'/v1/sessions/{id}/live/frame', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live/frame', { params: { path: { id }, query }, ...init } as never),
   };
 }
 

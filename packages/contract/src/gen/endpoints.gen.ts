@@ -15,6 +15,9 @@ export const endpoints = {
   updateBrowserSession: { method: 'post', path: '/v1/sessions/{id}', streams: false, websocket: false, public: false },
   getBrowserSessionDebug: { method: 'get', path: '/v1/sessions/{id}/debug', streams: false, websocket: false, public: false },
   connectCdp: { method: 'get', path: '/v1/sessions/{id}/cdp', streams: false, websocket: true, public: true },
+  getLivePage: { method: 'get', path: '/v1/sessions/{id}/live', streams: false, websocket: false, public: true },
+  getLiveState: { method: 'get', path: '/v1/sessions/{id}/live/state', streams: false, websocket: false, public: true },
+  getLiveFrame: { method: 'get', path: '/v1/sessions/{id}/live/frame', streams: false, websocket: false, public: true },
 } as const;
 
 export type EndpointId = keyof typeof endpoints;

@@ -282,10 +282,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/{id}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live session page (sessionUrl)
+         * @description A page a person opens in a browser to watch a session: the active page's picture (refreshed
+         *     about twice a second), its address and title, and the log of operations as it grows. Start
+         *     replies hand out this URL as `sessionUrl`. The `token` is bound to the session and its
+         *     project and grants viewing only (it opens no DevTools connection); it needs no API key.
+         */
+        get: operations["getLivePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/live/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the live page shows, as JSON
+         * @description The active page's address and title, the number of open pages, and the session's operations
+         *     so far (as in replay: variables by name only, secrets masked). The live page polls it.
+         */
+        get: operations["getLiveState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/live/frame": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A picture of the active page, now
+         * @description A JPEG screenshot of the session's active page (its viewport), taken outside the operation queue and recorded nowhere.
+         */
+        get: operations["getLiveFrame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        LiveState: {
+            /** @description The active page's address (secrets masked). */
+            url: string;
+            title: string;
+            /** @description Open pages (tabs) of the session. */
+            pages: number;
+            actions: components["schemas"]["ReplayAction"][];
+        };
         /** @description The one error body of every non-2xx response. */
         ErrorResponse: {
             /** @constant */
@@ -757,6 +829,10 @@ export interface components {
                 available: boolean;
                 /** @description Browser-level DevTools websocket URL. */
                 cdpUrl: string;
+                /** @description The live session page (`getLivePage`) with its view token: open it in a browser to watch. */
+                sessionUrl: string;
+                /** @description Where to debug the session: the token-checked DevTools websocket (the same as `cdpUrl`). */
+                debugUrl: string;
             };
         };
         /** @description No body, an empty body, or `{}`. */
@@ -805,6 +881,8 @@ export interface components {
             connectUrl: string;
             projectId?: string;
             createdAt?: string;
+            /** @description Deckhand only: the live session page with its view token. */
+            sessionUrl?: string;
         };
         BrowserSessionUpdate: {
             /** @constant */
@@ -1038,6 +1116,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The session's view token, as given in the `sessionUrl` the server handed out. */
+        LiveToken: string;
         /** @description Session identifier. */
         SessionId: string;
         /** @description Whether to stream the response as server-sent events; a boolean `streamResponse` in the body wins. */
@@ -1610,6 +1690,102 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLivePage: {
+        parameters: {
+            query: {
+                /** @description The session's view token, as given in the `sessionUrl` the server handed out. */
+                token: components["parameters"]["LiveToken"];
+            };
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live page (HTML). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLiveState: {
+        parameters: {
+            query: {
+                /** @description The session's view token, as given in the `sessionUrl` the server handed out. */
+                token: components["parameters"]["LiveToken"];
+            };
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session as a watcher sees it. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiveState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLiveFrame: {
+        parameters: {
+            query: {
+                /** @description The session's view token, as given in the `sessionUrl` the server handed out. */
+                token: components["parameters"]["LiveToken"];
+            };
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
             500: components["responses"]["InternalError"];
         };
     };

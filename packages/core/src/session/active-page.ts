@@ -15,6 +15,11 @@ export class ActivePage {
     return this.open.at(-1) ?? (await this.context.newPage());
   }
 
+  /** Pages (tabs) open now. */
+  get count(): number {
+    return this.open.length;
+  }
+
   private adopt(page: Page, activate: boolean): void {
     if (activate || this.open.length === 0) this.open.push(page);
     else this.open.unshift(page);

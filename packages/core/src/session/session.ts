@@ -57,6 +57,9 @@ const GONE_MESSAGES: Record<EndReason, string> = {
   expired: 'Session expired (idle or maximum duration reached)',
 };
 
+/** A live-page picture that takes longer than this (a frozen page) fails instead of piling up. */
+const LIVE_PICTURE_TIMEOUT_MS = 5_000;
+
 /** What history records for an unexpected error: its detail is for the server log only. */
 const UNEXPECTED_RECORD = 'Unexpected error (the detail is in the server log)';
 
@@ -142,6 +145,24 @@ export class Session {
   /** Runs one tool in a turn of its own (an MCP call is one), recorded under the tool's name. */
   runTool<Input extends z.ZodType, Output>(tool: Tool<Input, Output>, input: z.infer<Input>, ctx: OpContext): Promise<Output> {
     return this.perform(tool.name, input, ctx, this.settings.defaultTimeoutMs, (scope) => tool.handle(input, scope));
+  }
+
+  /**
+   * What a watcher sees (the live page): the active page's address and title, secrets masked, and how
+   * many pages are open. Outside the operation queue and recorded nowhere, so watching never delays work.
+   */
+  async look(): Promise<{ url: string; title: string; pages: number }> {
+    this.#assertLive();
+    const page = await this.#pages.current();
+    const title = await page.title().catch(() => '');
+    return maskSecretsDeep({ url: page.url(), title, pages: this.#pages.count }, this.#secrets.values);
+  }
+
+  /** A JPEG of the active page's viewport, for the live page; like look(), outside the queue. */
+  async picture(): Promise<Buffer> {
+    this.#assertLive();
+    const page = await this.#pages.current();
+    return page.screenshot({ type: 'jpeg', quality: 60, timeout: LIVE_PICTURE_TIMEOUT_MS, animations: 'allow', caret: 'initial' });
   }
 
   /** Masked with the session's secrets as they are now: a value sent as a variable later is masked in earlier records too. */

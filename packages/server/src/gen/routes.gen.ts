@@ -233,7 +233,7 @@ export const connectCdp = createRoute({
   method: 'get',
   path: '/v1/sessions/:id/cdp',
   summary: "The session browser's DevTools websocket, through the server",
-  request: { params: z.zConnectCdpPath },
+  request: { params: z.zConnectCdpPath, query: z.zConnectCdpQuery },
   responses: {
     101: { description: "Switching Protocols; from here on, DevTools protocol frames in both directions." },
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
@@ -241,6 +241,54 @@ export const connectCdp = createRoute({
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
     426: { description: "Not a WebSocket upgrade request.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const getLivePage = createRoute({
+  operationId: 'getLivePage',
+  method: 'get',
+  path: '/v1/sessions/:id/live',
+  summary: "The live session page (sessionUrl)",
+  request: { params: z.zGetLivePagePath, query: z.zGetLivePageQuery },
+  responses: {
+    200: { description: "The live page (HTML)." },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const getLiveState = createRoute({
+  operationId: 'getLiveState',
+  method: 'get',
+  path: '/v1/sessions/:id/live/state',
+  summary: "What the live page shows, as JSON",
+  request: { params: z.zGetLiveStatePath, query: z.zGetLiveStateQuery },
+  responses: {
+    200: { description: "The session as a watcher sees it.", content: { 'application/json': { schema: z.zLiveState } } },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const getLiveFrame = createRoute({
+  operationId: 'getLiveFrame',
+  method: 'get',
+  path: '/v1/sessions/:id/live/frame',
+  summary: "A picture of the active page, now",
+  request: { params: z.zGetLiveFramePath, query: z.zGetLiveFrameQuery },
+  responses: {
+    200: { description: "The picture." },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
@@ -261,4 +309,7 @@ export const routes = {
   updateBrowserSession,
   getBrowserSessionDebug,
   connectCdp,
+  getLivePage,
+  getLiveState,
+  getLiveFrame,
 };

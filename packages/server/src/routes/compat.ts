@@ -3,12 +3,13 @@
 import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
 
-export function compatHandlers({ sessions, cdp }: RouteDeps): Pick<Handlers, 'getBrowserSession' | 'updateBrowserSession' | 'getBrowserSessionDebug'> {
+export function compatHandlers({ sessions, cdp, live }: RouteDeps): Pick<Handlers, 'getBrowserSession' | 'updateBrowserSession' | 'getBrowserSessionDebug'> {
   return {
     getBrowserSession: (c) => {
       const projectId = c.get('projectId');
       const session = sessions.get(projectId, c.req.valid('param').id);
-      return c.json({ id: session.id, status: 'RUNNING' as const, connectUrl: cdp.urlFor(c.req.url, session, projectId), projectId }, 200);
+      const sessionUrl = live.pageUrl(c.req.url, session, projectId);
+      return c.json({ id: session.id, status: 'RUNNING' as const, connectUrl: cdp.urlFor(c.req.url, session, projectId), projectId, sessionUrl }, 200);
     },
 
     updateBrowserSession: async (c) => {

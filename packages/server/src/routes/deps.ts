@@ -2,6 +2,7 @@
 import type { SessionManager } from '@deckhand/core';
 import type { CdpProxy } from '../cdp-proxy';
 import type { ServerConfig } from '../config';
+import type { LiveTokens } from '../live-tokens';
 
 export interface RouteDeps {
   sessions: SessionManager;
@@ -12,4 +13,6 @@ export interface RouteDeps {
   chromiumPath: () => string | undefined;
   /** The CDP URLs handed to clients. */
   cdp: CdpProxy;
+  /** The live session page's URLs and their view tokens. */
+  live: LiveTokens;
 }

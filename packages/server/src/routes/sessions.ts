@@ -4,14 +4,16 @@ import { limitsOf } from '../config';
 import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
 
-export function sessionHandlers({ sessions, cdp, config }: RouteDeps): Pick<Handlers, 'startSession' | 'endSession' | 'replaySession' | 'connectCdp'> {
+export function sessionHandlers({ sessions, cdp, live, config }: RouteDeps): Pick<Handlers, 'startSession' | 'endSession' | 'replaySession' | 'connectCdp'> {
   return {
     startSession: async (c) => {
       const body = c.req.valid('json');
       const modelApiKey = c.req.valid('header')['x-model-api-key'] || undefined;
       const projectId = c.get('projectId');
       const session = await sessions.start(projectId, body, { modelApiKey, projectMaxSessions: limitsOf(config, projectId).maxSessions });
-      return c.json({ success: true as const, data: { sessionId: session.id, available: true, cdpUrl: cdp.urlFor(c.req.url, session, projectId) } }, 200);
+      const cdpUrl = cdp.urlFor(c.req.url, session, projectId);
+      const sessionUrl = live.pageUrl(c.req.url, session, projectId);
+      return c.json({ success: true as const, data: { sessionId: session.id, available: true, cdpUrl, sessionUrl, debugUrl: cdpUrl } }, 200);
     },
 
     endSession: async (c) => {

@@ -4,6 +4,19 @@ export type ClientOptions = {
     baseUrl: 'http://127.0.0.1:3000' | (string & {});
 };
 
+export type LiveState = {
+    /**
+     * The active page's address (secrets masked).
+     */
+    url: string;
+    title: string;
+    /**
+     * Open pages (tabs) of the session.
+     */
+    pages: number;
+    actions: Array<ReplayAction>;
+};
+
 /**
  * The one error body of every non-2xx response.
  */
@@ -614,6 +627,14 @@ export type SessionStartResponse = {
          * Browser-level DevTools websocket URL.
          */
         cdpUrl: string;
+        /**
+         * The live session page (`getLivePage`) with its view token: open it in a browser to watch.
+         */
+        sessionUrl: string;
+        /**
+         * Where to debug the session: the token-checked DevTools websocket (the same as `cdpUrl`).
+         */
+        debugUrl: string;
     };
 };
 
@@ -684,6 +705,10 @@ export type BrowserSession = {
     connectUrl: string;
     projectId?: string;
     createdAt?: string;
+    /**
+     * Deckhand only: the live session page with its view token.
+     */
+    sessionUrl?: string;
 };
 
 export type BrowserSessionUpdate = {
@@ -751,6 +776,11 @@ export type StreamEvent = {
     type: 'system' | 'log';
     id: string;
 };
+
+/**
+ * The session's view token, as given in the `sessionUrl` the server handed out.
+ */
+export type LiveToken = string;
 
 /**
  * Session identifier.
@@ -1662,3 +1692,156 @@ export type ConnectCdpErrors = {
 };
 
 export type ConnectCdpError = ConnectCdpErrors[keyof ConnectCdpErrors];
+
+export type GetLivePageData = {
+    body?: never;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query: {
+        /**
+         * The session's view token, as given in the `sessionUrl` the server handed out.
+         */
+        token: string;
+    };
+    url: '/v1/sessions/{id}/live';
+};
+
+export type GetLivePageErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type GetLivePageError = GetLivePageErrors[keyof GetLivePageErrors];
+
+export type GetLivePageResponses = {
+    /**
+     * The live page (HTML).
+     */
+    200: string;
+};
+
+export type GetLivePageResponse = GetLivePageResponses[keyof GetLivePageResponses];
+
+export type GetLiveStateData = {
+    body?: never;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query: {
+        /**
+         * The session's view token, as given in the `sessionUrl` the server handed out.
+         */
+        token: string;
+    };
+    url: '/v1/sessions/{id}/live/state';
+};
+
+export type GetLiveStateErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type GetLiveStateError = GetLiveStateErrors[keyof GetLiveStateErrors];
+
+export type GetLiveStateResponses = {
+    /**
+     * The session as a watcher sees it.
+     */
+    200: LiveState;
+};
+
+export type GetLiveStateResponse = GetLiveStateResponses[keyof GetLiveStateResponses];
+
+export type GetLiveFrameData = {
+    body?: never;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query: {
+        /**
+         * The session's view token, as given in the `sessionUrl` the server handed out.
+         */
+        token: string;
+    };
+    url: '/v1/sessions/{id}/live/frame';
+};
+
+export type GetLiveFrameErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type GetLiveFrameError = GetLiveFrameErrors[keyof GetLiveFrameErrors];
+
+export type GetLiveFrameResponses = {
+    /**
+     * The picture.
+     */
+    200: string;
+};
+
+export type GetLiveFrameResponse = GetLiveFrameResponses[keyof GetLiveFrameResponses];

@@ -574,7 +574,9 @@ export const zSessionStartResponse = z.object({
     data: z.object({
         sessionId: z.string(),
         available: z.boolean(),
-        cdpUrl: z.string()
+        cdpUrl: z.string(),
+        sessionUrl: z.string(),
+        debugUrl: z.string()
     })
 });
 
@@ -605,6 +607,13 @@ export const zReplayAction = z.object({
     tokenUsage: zTokenUsage.optional()
 });
 
+export const zLiveState = z.object({
+    url: z.string(),
+    title: z.string(),
+    pages: z.int().gte(0),
+    actions: z.array(zReplayAction)
+});
+
 export const zReplayPage = z.object({
     url: z.string(),
     timestamp: z.number(),
@@ -629,7 +638,8 @@ export const zBrowserSession = z.object({
     ]),
     connectUrl: z.string(),
     projectId: z.string().optional(),
-    createdAt: z.string().optional()
+    createdAt: z.string().optional(),
+    sessionUrl: z.string().optional()
 });
 
 export const zBrowserSessionUpdate = z.object({
@@ -709,6 +719,11 @@ export const zStreamEvent = z.object({
  *
  */
 export const zEventStream = z.string();
+
+/**
+ * The session's view token, as given in the `sessionUrl` the server handed out.
+ */
+export const zLiveToken = z.string().min(1).max(512);
 
 /**
  * Session identifier.
@@ -972,3 +987,42 @@ export const zConnectCdpPath = z.object({
 export const zConnectCdpQuery = z.object({
     token: z.string().min(1)
 });
+
+export const zGetLivePagePath = z.object({
+    id: z.string().min(1)
+});
+
+export const zGetLivePageQuery = z.object({
+    token: z.string().min(1).max(512)
+});
+
+/**
+ * The live page (HTML).
+ */
+export const zGetLivePageResponse = z.string();
+
+export const zGetLiveStatePath = z.object({
+    id: z.string().min(1)
+});
+
+export const zGetLiveStateQuery = z.object({
+    token: z.string().min(1).max(512)
+});
+
+/**
+ * The session as a watcher sees it.
+ */
+export const zGetLiveStateResponse = zLiveState;
+
+export const zGetLiveFramePath = z.object({
+    id: z.string().min(1)
+});
+
+export const zGetLiveFrameQuery = z.object({
+    token: z.string().min(1).max(512)
+});
+
+/**
+ * The picture.
+ */
+export const zGetLiveFrameResponse = z.string();

@@ -1,0 +1,26 @@
+// What a way of running does for the Deckhand class: the API mode sends each call to a server, the
+// LOCAL mode runs the core in this process. Both answer the operations' `result`s.
+import type { LogLine, components } from '@deckhand/contract';
+
+type Schemas = components['schemas'];
+
+export interface Started {
+  sessionId: string;
+  /** Browser-level DevTools websocket URL, when the mode has one. */
+  cdpUrl?: string;
+  sessionUrl: string;
+  debugUrl: string;
+}
+
+export type OnLog = (line: LogLine) => void;
+
+export interface Backend {
+  start(): Promise<Started>;
+  navigate(body: Schemas['NavigateRequest'], onLog: OnLog): Promise<Schemas['NavigateResponse']['data']['result']>;
+  act(body: Schemas['ActRequest'], onLog: OnLog): Promise<Schemas['ActResponse']['data']['result']>;
+  observe(body: Schemas['ObserveRequest'], onLog: OnLog): Promise<Schemas['ObserveResponse']['data']['result']>;
+  extract(body: Schemas['ExtractRequest'], onLog: OnLog): Promise<Schemas['ExtractResponse']['data']['result']>;
+  agentExecute(body: Schemas['AgentExecuteRequest'], onLog: OnLog): Promise<Schemas['AgentExecuteResultOutput']['result']>;
+  replay(): Promise<Schemas['ReplayResponse']['data']>;
+  end(): Promise<void>;
+}

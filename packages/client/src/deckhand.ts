@@ -1,0 +1,166 @@
+// The client people use: `new Deckhand(options)`, `init()`, then act / observe / extract / goto /
+// agent(...).execute(...), `metrics`, `close()`, the same in every way of running (backend.ts).
+import type { LogLine, components } from '@deckhand/contract';
+import { apiBackend } from './api-backend';
+import { attachedBackend } from './attached-backend';
+import type { Backend, OnLog, Started } from './backend';
+import { DeckhandApiError } from './errors';
+import { localBackend } from './local-backend';
+import { InferenceLog } from './inference-log';
+import { createLogSink, type LogSink } from './log-sink';
+import { metricsOf, type DeckhandMetrics } from './metrics';
+import { DeckhandOptionsError, resolveOptions, type DeckhandOptions, type ResolvedOptions } from './options';
+import { Secrets } from './secrets';
+
+type Schemas = components['schemas'];
+
+export interface InitResult {
+  /** Where to debug the session: the server's token-checked DevTools (CDP) endpoint. */
+  debugUrl: string;
+  /** A page a person opens to watch the session live. */
+  sessionUrl: string;
+  sessionId: string;
+}
+
+export type Action = Schemas['Action'];
+export type ActOptions = Schemas['ActOptions'];
+export type ObserveOptions = Schemas['ObserveOptions'];
+export type ExtractOptions = Schemas['ExtractOptions'];
+export type NavigateOptions = NonNullable<Schemas['NavigateRequest']['options']>;
+export type AgentConfig = Schemas['AgentConfig'];
+export type AgentExecuteOptions = Schemas['AgentExecuteOptions'];
+
+export class Deckhand {
+  readonly options: ResolvedOptions;
+  private readonly secrets = new Secrets();
+  private readonly log: LogSink;
+  private readonly inferenceLog?: InferenceLog;
+  private readonly backend: Backend;
+  private started?: Started;
+  private closed = false;
+
+  constructor(options: DeckhandOptions) {
+    this.options = resolveOptions(options, process.env);
+    if (this.options.llmClient !== undefined) {
+      throw new DeckhandOptionsError('llmClient', 'an in-process AI SDK model is not used by this client yet; give modelName (and modelClientOptions) instead');
+    }
+    this.secrets.add(this.options.apiKey);
+    this.secrets.add(this.options.modelClientOptions?.apiKey);
+    this.log = createLogSink(this.options.verbose, this.options.logger, this.secrets);
+    if (this.options.logInferenceToFile) this.inferenceLog = new InferenceLog(this.options.inferenceLogDir, this.secrets);
+    this.backend = this.options.env === 'LOCAL' ? localBackend(this.options) : this.options.useAPI ? apiBackend(this.options) : attachedBackend(this.options);
+  }
+
+  /** Starts (or, with browserbaseSessionID, resumes) the session. */
+  async init(): Promise<InitResult> {
+    if (this.started) throw new Error('init() was already called on this client');
+    this.started = await this.guard('init', () => this.backend.start());
+    this.log({ category: 'init', message: `session ${this.started.sessionId} ready`, level: 1 });
+    return { sessionId: this.started.sessionId, sessionUrl: this.started.sessionUrl, debugUrl: this.started.debugUrl };
+  }
+
+  get sessionId(): string {
+    return this.live().sessionId;
+  }
+
+  /** Browser-level DevTools websocket for Playwright's `chromium.connectOverCDP(cdpUrl)`. */
+  get cdpUrl(): string {
+    const { cdpUrl } = this.live();
+    if (!cdpUrl) throw new Error(`env ${this.options.env} has no CDP URL yet: its browser listens on no port`);
+    return cdpUrl;
+  }
+
+  goto(url: string, options?: NavigateOptions): Promise<Schemas['NavigateResponse']['data']['result']> {
+    const body = { url, ...(options ? { options } : {}) };
+    return this.call('navigate', body, (onLog) => this.backend.navigate(body, onLog));
+  }
+
+  /** Same as goto. */
+  navigate(url: string, options?: NavigateOptions) {
+    return this.goto(url, options);
+  }
+
+  act(input: string | Action, options: ActOptions = {}): Promise<Schemas['ActResponse']['data']['result']> {
+    this.secrets.addVariables(options.variables as Record<string, unknown> | undefined);
+    const body: Schemas['ActRequest'] = { input, options: this.withModel(options) };
+    return this.call('act', body, (onLog) => this.backend.act(body, onLog));
+  }
+
+  observe(instruction?: string, options: ObserveOptions = {}): Promise<Schemas['ObserveResponse']['data']['result']> {
+    const body: Schemas['ObserveRequest'] = { ...(instruction !== undefined ? { instruction } : {}), options: this.withModel(options) };
+    return this.call('observe', body, (onLog) => this.backend.observe(body, onLog));
+  }
+
+  /** With no arguments, the page text; with an instruction, `{extraction}`; with a JSON Schema, an object shaped by it. */
+  extract(instruction?: string, schema?: Record<string, unknown>, options: ExtractOptions = {}): Promise<Schemas['ExtractResponse']['data']['result']> {
+    const body: Schemas['ExtractRequest'] = {
+      ...(instruction !== undefined ? { instruction } : {}),
+      ...(schema !== undefined ? { schema: schema as Schemas['ExtractRequest']['schema'] } : {}),
+      options: this.withModel(options),
+    };
+    return this.call('extract', body, (onLog) => this.backend.extract(body, onLog));
+  }
+
+  agent(config: AgentConfig = {}) {
+    return {
+      execute: (options: string | AgentExecuteOptions): Promise<Schemas['AgentExecuteResultOutput']['result']> => {
+        const executeOptions = typeof options === 'string' ? { instruction: options } : options;
+        this.secrets.addVariables(executeOptions.variables as Record<string, unknown> | undefined);
+        const body: Schemas['AgentExecuteRequest'] = { agentConfig: config, executeOptions, shouldCache: this.options.enableCaching };
+        return this.call('agentExecute', body, (onLog) => this.backend.agentExecute(body, onLog));
+      },
+    };
+  }
+
+  /** Tokens and time per operation of this session, as the session measured them (its replay). */
+  get metrics(): Promise<DeckhandMetrics> {
+    this.live();
+    return this.guard('metrics', () => this.backend.replay()).then(metricsOf);
+  }
+
+  /** Ends the session (its browser closes). A second close is a no-op. */
+  async close(): Promise<void> {
+    if (!this.started || this.closed) return;
+    this.closed = true;
+    await this.guard('close', () => this.backend.end());
+  }
+
+  private live(): Started {
+    if (!this.started) throw new Error('call init() first');
+    if (this.closed) throw new Error('this client was closed');
+    return this.started;
+  }
+
+  /** Per-call model settings from modelClientOptions (a baseURL is per call on the wire). */
+  private withModel<T extends { model?: unknown }>(options: T): T {
+    const base = this.options.modelBaseURL;
+    if (options.model !== undefined || base === undefined) return options;
+    return { ...options, model: { modelName: this.options.modelName, baseURL: base } };
+  }
+
+  private async call<T>(method: string, request: unknown, run: (onLog: OnLog) => Promise<T>): Promise<T> {
+    const { sessionId } = this.live();
+    const started = Date.now();
+    const onLog = (line: LogLine) => this.log(line);
+    try {
+      const answer = await this.guard(method, () => run(onLog));
+      this.log({ category: method, message: `${method} answered in ${Date.now() - started} ms`, level: 2 });
+      await this.inferenceLog?.write(sessionId, { method, request, answer, durationMs: Date.now() - started });
+      return answer;
+    } catch (error) {
+      await this.inferenceLog?.write(sessionId, { method, request, error: String((error as Error).message), durationMs: Date.now() - started });
+      throw error;
+    }
+  }
+
+  /** Runs a call; a failure is logged at error level (masked) and rethrown as it came. */
+  private async guard<T>(method: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      const detail = error instanceof DeckhandApiError ? ` (${error.status} ${error.code})` : '';
+      this.log({ category: method, message: `${method} failed: ${(error as Error).message}${detail}`, level: 0 });
+      throw error;
+    }
+  }
+}

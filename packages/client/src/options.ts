@@ -1,0 +1,171 @@
+// The client's initialization options (the spec's "Client initialization options" table), their
+// TypeScript defaults, and the one check that turns a wrong combination into an error naming the option.
+import type { LogLine, components } from '@deckhand/contract';
+
+type Schemas = components['schemas'];
+
+export type DeckhandEnv = 'BROWSERBASE' | 'LOCAL';
+
+export interface ModelClientOptions {
+  /** Key for the model provider; sent as `x-model-api-key`, never logged. */
+  apiKey?: string;
+  baseURL?: string;
+  /** Python-style spelling of baseURL. */
+  api_base?: string;
+  temperature?: number;
+  maxTokens?: number;
+  [key: string]: unknown;
+}
+
+export interface DeckhandOptions {
+  /** Where the browser runs: the Deckhand server ('BROWSERBASE') or this process ('LOCAL'). Required. */
+  env: DeckhandEnv;
+  /** API key of the server (x-bb-api-key); else env DECKHAND_API_KEY or BROWSERBASE_API_KEY. Required for 'BROWSERBASE'. */
+  apiKey?: string;
+  /** Sent as x-bb-project-id; the server derives the project from the key, so it is optional here. */
+  projectId?: string;
+  /** Resume this existing session instead of starting one. */
+  browserbaseSessionID?: string;
+  browserbaseSessionCreateParams?: Schemas['BrowserbaseSessionCreateParams'];
+  waitForCaptchaSolves?: boolean;
+  /** Launch options of the browser: the local one ('LOCAL') or the server's ('BROWSERBASE'). */
+  localBrowserLaunchOptions?: Schemas['LaunchOptions'];
+  /** Default model; `builtin/offline` when absent. */
+  modelName?: string;
+  /** Accepted for compatibility; the provider is read from the model name's prefix. */
+  llmProvider?: unknown;
+  /** An AI SDK language model, used in-process; needs useAPI: false or env 'LOCAL'. */
+  llmClient?: unknown;
+  modelClientOptions?: ModelClientOptions;
+  enableCaching?: boolean;
+  verbose?: 0 | 1 | 2;
+  /** Receives every log line at or below `verbose` (instead of the console). */
+  logger?: (line: LogLine) => void;
+  /** Accepted for compatibility; this client never uses pino. */
+  disablePino?: boolean;
+  /** Write each operation's request and answer (secrets masked) to a JSON-lines file under `inferenceLogDir`. */
+  logInferenceToFile?: boolean;
+  /** Directory of the inference log files; `./inference_summary` by default. */
+  inferenceLogDir?: string;
+  domSettleTimeoutMs?: number;
+  selfHeal?: boolean;
+  systemPrompt?: string;
+  /** Offload method calls to the HTTP API (true), or run the core in this process over the session's CDP URL. */
+  useAPI?: boolean;
+  experimental?: boolean;
+  /** Root URL of the Deckhand server; else env DECKHAND_API_URL, STAGEHAND_API_URL, then http://127.0.0.1:3000. */
+  baseURL?: string;
+  /** Stream operations as server-sent events (default true). */
+  streaming?: boolean;
+  /** Stagehand's act timeout, sent at session start. */
+  actTimeoutMs?: number;
+}
+
+/** The options after defaults and environment fallbacks, as the modes use them. */
+export interface ResolvedOptions extends Omit<DeckhandOptions, 'verbose' | 'enableCaching' | 'domSettleTimeoutMs' | 'useAPI' | 'modelName' | 'experimental' | 'waitForCaptchaSolves' | 'disablePino' | 'logInferenceToFile' | 'streaming'> {
+  verbose: 0 | 1 | 2;
+  enableCaching: boolean;
+  domSettleTimeoutMs: number;
+  useAPI: boolean;
+  modelName: string;
+  experimental: boolean;
+  waitForCaptchaSolves: boolean;
+  disablePino: boolean;
+  logInferenceToFile: boolean;
+  inferenceLogDir: string;
+  streaming: boolean;
+  baseURL: string;
+  modelBaseURL?: string;
+}
+
+export const DEFAULTS = {
+  verbose: 1,
+  enableCaching: true,
+  domSettleTimeoutMs: 10_000,
+  useAPI: true,
+  modelName: 'builtin/offline',
+  experimental: false,
+  waitForCaptchaSolves: false,
+  disablePino: false,
+  logInferenceToFile: false,
+  inferenceLogDir: 'inference_summary',
+  streaming: true,
+  baseURL: 'http://127.0.0.1:3000',
+} as const;
+
+/** A wrong option, found at construction. */
+export class DeckhandOptionsError extends Error {
+  constructor(
+    readonly option: string,
+    message: string,
+  ) {
+    super(`${option}: ${message}`);
+    this.name = 'DeckhandOptionsError';
+  }
+}
+
+/** The API root: the server's origin and path prefix, without a trailing `/v1` (the bindings add it). */
+function apiRoot(url: string, option: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new DeckhandOptionsError(option, `not a URL: ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new DeckhandOptionsError(option, 'must be an http(s) URL');
+  return parsed.href.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+export function resolveOptions(options: DeckhandOptions, env: Record<string, string | undefined>): ResolvedOptions {
+  if (options === null || typeof options !== 'object') throw new DeckhandOptionsError('options', 'pass an object with at least `env`');
+  if (options.env !== 'BROWSERBASE' && options.env !== 'LOCAL') {
+    throw new DeckhandOptionsError('env', `must be 'BROWSERBASE' or 'LOCAL' (got ${JSON.stringify(options.env)})`);
+  }
+  if (options.verbose !== undefined && ![0, 1, 2].includes(options.verbose)) throw new DeckhandOptionsError('verbose', 'must be 0, 1 or 2');
+  if (options.logger !== undefined && typeof options.logger !== 'function') throw new DeckhandOptionsError('logger', 'must be a function receiving log lines');
+  if (options.domSettleTimeoutMs !== undefined && !(Number.isFinite(options.domSettleTimeoutMs) && options.domSettleTimeoutMs >= 0)) {
+    throw new DeckhandOptionsError('domSettleTimeoutMs', 'must be a number of milliseconds, 0 or more');
+  }
+  if (options.llmClient !== undefined && options.modelName !== undefined) {
+    throw new DeckhandOptionsError('llmClient', 'give either llmClient or modelName, not both');
+  }
+  const useAPI = options.useAPI ?? DEFAULTS.useAPI;
+  if (options.env === 'LOCAL' && options.useAPI === true) {
+    throw new DeckhandOptionsError('useAPI', "env 'LOCAL' runs without a server; leave useAPI unset or false");
+  }
+  if (options.llmClient !== undefined && options.env === 'BROWSERBASE' && useAPI) {
+    throw new DeckhandOptionsError('llmClient', "an in-process model cannot be sent to the server: set useAPI: false or env: 'LOCAL'");
+  }
+  if (options.env === 'LOCAL' && options.waitForCaptchaSolves) throw new DeckhandOptionsError('waitForCaptchaSolves', "applies to env 'BROWSERBASE' only");
+  if (options.env === 'LOCAL' && options.browserbaseSessionID) throw new DeckhandOptionsError('browserbaseSessionID', "resumes a server session; env 'LOCAL' has none");
+
+  const apiKey = options.apiKey ?? env.DECKHAND_API_KEY ?? env.BROWSERBASE_API_KEY;
+  if (options.env === 'BROWSERBASE' && !apiKey) {
+    throw new DeckhandOptionsError('apiKey', "required for env 'BROWSERBASE' (or set DECKHAND_API_KEY)");
+  }
+  const rawBase = options.baseURL ?? env.DECKHAND_API_URL ?? env.STAGEHAND_API_URL ?? DEFAULTS.baseURL;
+  const baseOption = options.baseURL !== undefined ? 'baseURL' : env.DECKHAND_API_URL !== undefined ? 'DECKHAND_API_URL' : 'STAGEHAND_API_URL';
+  const model = options.modelClientOptions;
+  if (model !== undefined && (model === null || typeof model !== 'object')) throw new DeckhandOptionsError('modelClientOptions', 'must be an object');
+  const modelBaseURL = model?.baseURL ?? model?.api_base;
+  if (modelBaseURL !== undefined) apiRoot(modelBaseURL, 'modelClientOptions.baseURL');
+
+  return {
+    ...options,
+    apiKey,
+    projectId: options.projectId ?? env.DECKHAND_PROJECT_ID ?? env.BROWSERBASE_PROJECT_ID,
+    verbose: options.verbose ?? DEFAULTS.verbose,
+    enableCaching: options.enableCaching ?? DEFAULTS.enableCaching,
+    domSettleTimeoutMs: options.domSettleTimeoutMs ?? DEFAULTS.domSettleTimeoutMs,
+    useAPI: options.env === 'LOCAL' ? false : useAPI,
+    modelName: options.modelName ?? DEFAULTS.modelName,
+    experimental: options.experimental ?? DEFAULTS.experimental,
+    waitForCaptchaSolves: options.waitForCaptchaSolves ?? DEFAULTS.waitForCaptchaSolves,
+    disablePino: options.disablePino ?? DEFAULTS.disablePino,
+    logInferenceToFile: options.logInferenceToFile ?? DEFAULTS.logInferenceToFile,
+    inferenceLogDir: options.inferenceLogDir ?? DEFAULTS.inferenceLogDir,
+    streaming: options.streaming ?? DEFAULTS.streaming,
+    baseURL: options.env === 'BROWSERBASE' ? apiRoot(rawBase, baseOption) : rawBase,
+    modelBaseURL,
+  };
+}

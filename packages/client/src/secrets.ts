@@ -1,0 +1,31 @@
+// Values the client must never print: API keys and variable values it was given. Every line it logs
+// or writes to a file passes through mask(), whatever the server already masked.
+const MASK = '••••';
+
+export class Secrets {
+  private readonly values = new Set<string>();
+
+  add(value: unknown): void {
+    if (typeof value === 'string' && value.length > 0) this.values.add(value);
+  }
+
+  /** Adds the values of an act/agent `variables` map (a string or `{value, description}` each). */
+  addVariables(variables: Record<string, unknown> | undefined): void {
+    for (const entry of Object.values(variables ?? {})) {
+      this.add(typeof entry === 'object' && entry !== null ? (entry as { value?: unknown }).value : entry);
+    }
+  }
+
+  mask(text: string): string {
+    // Longest first, so a secret that contains another is masked whole.
+    let out = text;
+    for (const value of [...this.values].sort((a, b) => b.length - a.length)) out = out.split(value).join(MASK);
+    return out;
+  }
+
+  /** A JSON value with every secret masked inside its strings (keys included). */
+  maskValue<T>(value: T): T {
+    if (value === undefined) return value;
+    return JSON.parse(this.mask(JSON.stringify(value))) as T;
+  }
+}

@@ -1,0 +1,284 @@
+// The Deckhand class in API mode (env BROWSERBASE, useAPI true) against a real server, fixture pages
+// and the loopback model server: options checked at construction, init, every method, metrics, the
+// CDP URL for Playwright, logging by verbosity, the inference file with secrets masked, close.
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LogLine } from '@deckhand/contract';
+import { Deckhand, DeckhandApiError, DeckhandOptionsError, type DeckhandOptions } from '@deckhand/client';
+import { ALLOW_FIXTURES, startFixtureServer, type FixtureServer } from '../../../test/support/fixture-server';
+import { startModelServer, type ModelServer } from '../../../test/support/model-server';
+import { startTestServer, type TestServer } from '../../../test/support/test-server';
+
+let server: TestServer;
+let fixtures: FixtureServer;
+let model: ModelServer;
+const KEY = 'deckhand-client-key';
+
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+  model = await startModelServer();
+  server = await startTestServer({ DECKHAND_API_KEYS: `${KEY}:client-project`, ...ALLOW_FIXTURES });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await model?.close();
+  await fixtures?.close();
+});
+
+const remote = (extra: Partial<DeckhandOptions> = {}) =>
+  new Deckhand({ env: 'BROWSERBASE', apiKey: KEY, baseURL: server.url, verbose: 0, localBrowserLaunchOptions: { headless: true }, ...extra });
+
+/** Runs `body` with env variables set (and removed again), for the fallbacks read at construction. */
+function withEnv<T>(vars: Record<string, string | undefined>, body: () => T): T {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [k, v] of Object.entries(values)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+  apply(vars);
+  try {
+    return body();
+  } finally {
+    apply(saved);
+  }
+}
+
+describe('options', () => {
+  const noKeyEnv = { DECKHAND_API_KEY: undefined, BROWSERBASE_API_KEY: undefined };
+
+  it('rejects wrong options at construction, naming the option', () => {
+    const cases: Array<[unknown, string]> = [
+      [{}, 'env'],
+      [{ env: 'CLOUD', apiKey: KEY }, 'env'],
+      [{ env: 'BROWSERBASE' }, 'apiKey'],
+      [{ env: 'BROWSERBASE', apiKey: KEY, llmClient: {}, modelName: 'openai/gpt-4o' }, 'llmClient'],
+      [{ env: 'BROWSERBASE', apiKey: KEY, llmClient: {} }, 'llmClient'],
+      [{ env: 'BROWSERBASE', apiKey: KEY, verbose: 3 }, 'verbose'],
+      [{ env: 'BROWSERBASE', apiKey: KEY, logger: 'stderr' }, 'logger'],
+      [{ env: 'BROWSERBASE', apiKey: KEY, domSettleTimeoutMs: -1 }, 'domSettleTimeoutMs'],
+      [{ env: 'BROWSERBASE', apiKey: KEY, baseURL: 'not a url' }, 'baseURL'],
+      [{ env: 'BROWSERBASE', apiKey: KEY, modelClientOptions: { baseURL: 'ftp://x' } }, 'modelClientOptions.baseURL'],
+      [{ env: 'LOCAL', useAPI: true }, 'useAPI'],
+      [{ env: 'LOCAL', llmClient: {} }, 'llmClient'],
+      [{ env: 'LOCAL', waitForCaptchaSolves: true }, 'waitForCaptchaSolves'],
+      [{ env: 'LOCAL', browserbaseSessionID: 'abc' }, 'browserbaseSessionID'],
+    ];
+    withEnv(noKeyEnv, () => {
+      for (const [options, option] of cases) {
+        let thrown: unknown;
+        try {
+          new Deckhand(options as DeckhandOptions);
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown, JSON.stringify(options)).toBeInstanceOf(DeckhandOptionsError);
+        expect((thrown as DeckhandOptionsError).option, JSON.stringify(options)).toBe(option);
+        expect((thrown as Error).message.startsWith(`${option}: `)).toBe(true);
+      }
+    });
+  });
+
+  it('applies the TypeScript defaults and accepts options the server has no counterpart for', () => {
+    const client = new Deckhand({ env: 'BROWSERBASE', apiKey: KEY, llmProvider: { any: 'thing' }, disablePino: true });
+    expect(client.options).toMatchObject({
+      enableCaching: true,
+      domSettleTimeoutMs: 10_000,
+      verbose: 1,
+      useAPI: true,
+      streaming: true,
+      experimental: false,
+      waitForCaptchaSolves: false,
+      logInferenceToFile: false,
+      disablePino: true,
+      modelName: 'builtin/offline',
+    });
+  });
+
+  it('finds the server and the key in the environment; a Stagehand-style URL ending in /v1 works', async () => {
+    const client = withEnv({ DECKHAND_API_URL: undefined, STAGEHAND_API_URL: `${server.url}/v1`, DECKHAND_API_KEY: KEY }, () =>
+      new Deckhand({ env: 'BROWSERBASE', verbose: 0, localBrowserLaunchOptions: { headless: true } }),
+    );
+    const { sessionId } = await client.init();
+    expect(sessionId).toEqual(expect.any(String));
+    await client.close();
+  });
+});
+
+describe('API mode', () => {
+  it('init, goto, act, observe, extract, metrics and close, streaming by default', async () => {
+    const lines: LogLine[] = [];
+    const client = remote({ verbose: 1, logger: (line) => lines.push(line) });
+    const init = await client.init();
+    expect(init).toEqual({ sessionId: expect.any(String), sessionUrl: expect.any(String), debugUrl: expect.any(String) });
+    expect(client.sessionId).toBe(init.sessionId);
+    expect(init.sessionUrl).toMatch(new RegExp(`^${server.url}/v1/sessions/${init.sessionId}/live\\?token=`));
+    expect(init.debugUrl).toBe(client.cdpUrl);
+    expect((await fetch(init.sessionUrl)).status).toBe(200);
+
+    const navigated = await client.goto(fixtures.url('forms.html'));
+    expect(navigated?.response.status).toBe(200);
+    // log lines arrive only on a stream: their presence shows streaming is the default
+    expect(lines.some((line) => line.message.includes('navigated'))).toBe(true);
+
+    expect((await client.act('click the Go button')).success).toBe(true);
+    expect((await client.act({ selector: '#name', method: 'fill', arguments: ['Ada'], description: 'Name' })).success).toBe(true);
+    const observed = await client.observe('click Submit');
+    expect(observed[0]).toMatchObject({ method: 'click' });
+    expect(await client.extract(undefined, undefined, { selector: '#log' })).toEqual({ pageText: 'clicked: go' });
+
+    const metrics = await client.metrics;
+    expect(metrics.operations.map((op) => op.method)).toEqual(['navigate', 'act', 'act', 'observe', 'extract']);
+    expect(metrics.operations.every((op) => typeof op.durationMs === 'number')).toBe(true);
+
+    await client.close();
+    await client.close();
+    expect(() => client.sessionId).toThrow(/closed/);
+    const replay = await fetch(`${server.url}/v1/sessions/${init.sessionId}/replay`, { headers: { 'x-bb-api-key': KEY } });
+    expect(replay.status).toBe(410);
+  });
+
+  it('sums model tokens per method from the modelClientOptions model, its key sent as x-model-api-key', async () => {
+    const client = remote({ modelName: 'openai/gpt-4.1-mini', modelClientOptions: { apiKey: 'sk-client-model-key', baseURL: `${model.url}/v1` } });
+    await client.init();
+    await client.goto(fixtures.url('forms.html'));
+    model.script({ json: { extraction: 'Sign up' }, usage: { input: 11, output: 7 } });
+    expect(await client.extract('the heading')).toEqual({ extraction: 'Sign up' });
+    expect(model.requests.at(-1)!.headers.authorization).toBe('Bearer sk-client-model-key');
+    const metrics = await client.metrics;
+    expect(metrics).toMatchObject({ extractPromptTokens: 11, extractCompletionTokens: 7, totalPromptTokens: 11, actPromptTokens: 0 });
+    await client.close();
+  });
+
+  it('hands Playwright a CDP URL on the same page', async () => {
+    const client = remote();
+    await client.init();
+    await client.goto(fixtures.url('forms.html'));
+    const browser = await chromium.connectOverCDP(client.cdpUrl);
+    try {
+      const page = browser.contexts()[0]!.pages()[0]!;
+      expect(await page.title()).toBe('Forms');
+    } finally {
+      await browser.close();
+    }
+    await client.close();
+  });
+
+  it('resumes an existing session by browserbaseSessionID', async () => {
+    const first = remote();
+    const { sessionId } = await first.init();
+    await first.goto(fixtures.url('forms.html'));
+    const second = remote({ browserbaseSessionID: sessionId });
+    const resumed = await second.init();
+    expect(resumed.sessionId).toBe(sessionId);
+    expect((await fetch(resumed.sessionUrl)).status).toBe(200);
+    expect(await second.extract(undefined, undefined, { selector: 'h1' })).toEqual({ pageText: 'Sign up' });
+    await second.close();
+    await expect(remote({ browserbaseSessionID: 'no-such-session' }).init()).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("surfaces the server's errors as DeckhandApiError, agent(...).execute included", async () => {
+    const client = remote();
+    await client.init();
+    const agent = await client.agent({}).execute('find the sign up form').catch((error: unknown) => error);
+    expect(agent).toBeInstanceOf(DeckhandApiError);
+    expect(agent).toMatchObject({ status: 501, code: 'not_implemented' });
+    await client.close();
+    await expect(new Deckhand({ env: 'BROWSERBASE', apiKey: 'wrong-key', baseURL: server.url, verbose: 0 }).init()).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe('logging', () => {
+  it('verbose 0 passes errors only; 2 passes debug lines; no line carries a secret', async () => {
+    const quiet: LogLine[] = [];
+    const client = remote({ verbose: 0, logger: (line) => quiet.push(line) });
+    await client.init();
+    await client.goto(fixtures.url('forms.html'));
+    await client.act('type %pw% into Password', { variables: { pw: { value: 'hunter2-secret', description: 'the password' } } });
+    expect(quiet).toEqual([]);
+    await client.goto('http://127.0.0.1:1/').catch(() => undefined);
+    expect(quiet.length).toBeGreaterThan(0);
+    expect(quiet.every((line) => line.level === 0)).toBe(true);
+    await client.close();
+
+    const chatty: LogLine[] = [];
+    const verbose = remote({ verbose: 2, logger: (line) => chatty.push(line) });
+    await verbose.init();
+    await verbose.goto(fixtures.url('forms.html'));
+    await verbose.act('type %pw% into Password', { variables: { pw: { value: 'hunter2-secret', description: 'the password' } } });
+    expect(chatty.some((line) => line.level === 2)).toBe(true);
+    expect(JSON.stringify([quiet, chatty])).not.toMatch(/hunter2-secret|deckhand-client-key/);
+    await verbose.close();
+  });
+
+  it('logInferenceToFile writes each operation, with variable values and keys masked', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'deckhand-inference-'));
+    const client = remote({ logInferenceToFile: true, inferenceLogDir: dir, modelClientOptions: { apiKey: 'sk-never-in-file' } });
+    const { sessionId } = await client.init();
+    await client.goto(fixtures.url('forms.html'));
+    await client.act('type %pw% into Password', { variables: { pw: { value: 'hunter2-secret', description: 'the password' } } });
+    await client.close();
+    expect(await readdir(dir)).toEqual([`${sessionId}.jsonl`]);
+    const text = await readFile(join(dir, `${sessionId}.jsonl`), 'utf8');
+    const records = text.trim().split('\n').map((line) => JSON.parse(line));
+    expect(records.map((r) => r.method)).toEqual(['navigate', 'act']);
+    expect(records[1].request.options.variables.pw.value).toBe('••••');
+    expect(text).not.toMatch(/hunter2-secret|sk-never-in-file|deckhand-client-key/);
+  });
+});
+
+describe('one scenario, every mode built so far', () => {
+  const modes: Array<[string, () => Deckhand]> = [
+    ['BROWSERBASE with useAPI', () => remote()],
+    ['BROWSERBASE without useAPI', () => remote({ useAPI: false })],
+    ['LOCAL', () => new Deckhand({ env: 'LOCAL', verbose: 0, enableCaching: false, localBrowserLaunchOptions: { headless: true } })],
+  ];
+
+  for (const [name, make] of modes) {
+    it(`runs the same calls with the same answers: ${name}`, async () => {
+      const client = make();
+      const { sessionId } = await client.init();
+      expect(client.sessionId).toBe(sessionId);
+      expect((await client.goto(fixtures.url('forms.html')))?.response.status).toBe(200);
+      expect((await client.act('click the Go button')).success).toBe(true);
+      expect((await client.act('type %pw% into Password', { variables: { pw: { value: 'hunter2-secret', description: 'the password' } } })).success).toBe(true);
+      expect((await client.observe('click Submit'))[0]).toMatchObject({ method: 'click' });
+      expect(await client.extract(undefined, undefined, { selector: '#log' })).toEqual({ pageText: 'clicked: go' });
+      const metrics = await client.metrics;
+      expect(metrics.operations.map((op) => op.method)).toEqual(['navigate', 'act', 'act', 'observe', 'extract']);
+      expect(JSON.stringify(metrics)).not.toContain('hunter2-secret');
+      await expect(client.agent().execute('sign up')).rejects.toMatchObject({ status: 501, code: 'not_implemented' });
+      await client.close();
+      expect(() => client.sessionId).toThrow(/closed/);
+    });
+  }
+
+  it('useAPI false: the server starts the browser, the operations and the model calls run here, the model key stays here', async () => {
+    const client = remote({ useAPI: false, modelName: 'openai/gpt-4.1-mini', modelClientOptions: { apiKey: 'sk-stays-in-client', baseURL: `${model.url}/v1` } });
+    const { sessionId, sessionUrl } = await client.init();
+    expect((await fetch(sessionUrl)).status).toBe(200);
+    await client.goto(fixtures.url('forms.html'));
+    model.script({ json: { extraction: 'Sign up' }, usage: { input: 5, output: 3 } });
+    expect(await client.extract('the heading')).toEqual({ extraction: 'Sign up' });
+    expect(model.requests.at(-1)!.headers.authorization).toBe('Bearer sk-stays-in-client');
+    expect(await client.metrics).toMatchObject({ extractPromptTokens: 5, extractCompletionTokens: 3 });
+    // The server drove nothing itself (its record is empty) and never saw the model key.
+    const replay = await fetch(`${server.url}/v1/sessions/${sessionId}/replay`, { headers: { 'x-bb-api-key': KEY } });
+    expect((await replay.json()).data.pages.flatMap((p: { actions: unknown[] }) => p.actions)).toEqual([]);
+    expect(server.logs.join('\n')).not.toContain('sk-stays-in-client');
+    await client.close();
+    expect((await fetch(`${server.url}/v1/sessions/${sessionId}/replay`, { headers: { 'x-bb-api-key': KEY } })).status).toBe(410);
+  });
+
+  it('LOCAL has no server: no live page and no CDP URL yet', async () => {
+    const client = new Deckhand({ env: 'LOCAL', verbose: 0, enableCaching: false });
+    expect(await client.init()).toEqual({ sessionId: expect.any(String), sessionUrl: '', debugUrl: '' });
+    expect(() => client.cdpUrl).toThrow(/no CDP URL/);
+    await client.close();
+  });
+});
