@@ -19,6 +19,11 @@ export class ActiveSession {
     return this.#live()?.id;
   }
 
+  /** Starting a browser or running an operation: an idle MCP session is not closed under it. */
+  get busy(): boolean {
+    return this.#starting !== undefined || this.#live()?.state === 'busy';
+  }
+
   /** The active session, started first when there is none (or the one there was has ended). */
   async current(): Promise<Session> {
     return this.#live() ?? this.start();

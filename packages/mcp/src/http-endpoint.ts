@@ -63,7 +63,8 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
 
   const idle = (map: Map<string, Held>, key: string, held: Held) => {
     clearTimeout(held.timer);
-    held.timer = setTimeout(() => void drop(map, key), opts.idleMs);
+    // A call still running (a browser starting, a long act) keeps its MCP session open.
+    held.timer = setTimeout(() => (held.active.busy ? idle(map, key, held) : void drop(map, key)), opts.idleMs);
     held.timer.unref();
   };
   const drop = async (map: Map<string, Held>, key: string) => {

@@ -6,6 +6,7 @@ import { createApp } from './app';
 import { createCdpProxy } from './cdp-proxy';
 import { loadServerConfig } from './config';
 import { createLogger } from './logger';
+import { createHostedMcp } from './mcp-route';
 import { listen } from './serve/listen';
 
 export { createApp } from './app';
@@ -35,7 +36,8 @@ export async function startServer(
     }
   };
   const cdp = createCdpProxy(sessions, { publicUrl: config.publicUrl });
-  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp });
+  const mcp = createHostedMcp(sessions, config, logger);
+  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, mcp });
   const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: cdp.route });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;
@@ -51,6 +53,7 @@ export async function startServer(
     url,
     port: server.port,
     async close() {
+      await mcp.close();
       await sessions.shutdown();
       await server.close();
     },
