@@ -177,6 +177,19 @@ describe('hosted /mcp sessions and projects', () => {
     expect((await sessionRecord(id, KEYS.one)).status).toBe(410);
   });
 
+  it('ends the browser session a second start replaces (one active session per MCP session)', async () => {
+    const connection = await connectHttp(`${server.url}/mcp`, 'legacy', { authorization: `Bearer ${KEYS.one}` });
+    try {
+      const first = ((await connection.client.callTool({ name: 'start', arguments: {} })).structuredContent as { sessionId: string }).sessionId;
+      const second = ((await connection.client.callTool({ name: 'start', arguments: {} })).structuredContent as { sessionId: string }).sessionId;
+      expect(second).not.toBe(first);
+      expect((await sessionRecord(first, KEYS.one)).status).toBe(410);
+      expect((await sessionRecord(second, KEYS.one)).status).toBe(200);
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('ends the browser session with its MCP session without keepAlive', async () => {
     const connection = await connectHttp(`${server.url}/mcp`, 'legacy', { authorization: `Bearer ${KEYS.one}` });
     const id = ((await connection.client.callTool({ name: 'start', arguments: {} })).structuredContent as { sessionId: string }).sessionId;

@@ -29,17 +29,23 @@ export class ActiveSession {
     return this.#live() ?? this.start();
   }
 
-  /** Starts a new browser session, or attaches to `sessionId` of this project, and makes it the active one. */
+  /**
+   * Starts a new browser session, or attaches to `sessionId` of this project, and makes it the active
+   * one. The one it replaces ends, as it would when the MCP session closes (unless keepAlive): one
+   * active browser session per MCP session, none left behind unreachable.
+   */
   async start(sessionId?: string): Promise<Session> {
+    const previous = this.#live();
     if (sessionId) {
       this.#session = this.sessions.get(this.projectId, sessionId);
-      return this.#session;
+    } else {
+      // Two calls racing to start (an eager client) share one browser instead of leaking one.
+      this.#starting ??= this.sessions
+        .start(this.projectId, startRequestOf(this.options), { modelApiKey: this.options.modelApiKey })
+        .finally(() => (this.#starting = undefined));
+      this.#session = await this.#starting;
     }
-    // Two calls racing to start (an eager client) share one browser instead of leaking one.
-    this.#starting ??= this.sessions
-      .start(this.projectId, startRequestOf(this.options), { modelApiKey: this.options.modelApiKey })
-      .finally(() => (this.#starting = undefined));
-    this.#session = await this.#starting;
+    if (previous && previous !== this.#session && !this.options.keepAlive) await previous.stop('ended');
     return this.#session;
   }
 
