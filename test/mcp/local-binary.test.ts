@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOW_FIXTURES, startFixtureServer, type FixtureServer } from '../support/fixture-server';
-import { connectHttp, connectStdio, runBin, startSelfHosted, type Era } from './mcp-clients';
+import { startTestServer } from '../support/test-server';
+import { connectHttp, connectStdio, runBin, startSelfHosted, text, type Era } from './mcp-clients';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'deckhand-mcp-bin-'));
 const ENV = { ...ALLOW_FIXTURES, DECKHAND_DATA_DIR: dataDir, DECKHAND_CACHE_DIR: '' };
@@ -61,7 +62,7 @@ describe('deckhand-mcp flags', () => {
     [['--port', '0', '--host', '0.0.0.0'], {}, /DECKHAND_MCP_API_KEY/],
     [['--persist', 'maybe'], {}, /expected 'true' or 'false'/],
     [['--browserWidth', 'wide'], {}, /whole number of pixels/],
-    [[], { DECKHAND_API_URL: 'http://127.0.0.1:1', DECKHAND_API_KEY: 'k' }, /remote Deckhand.*not built yet/],
+    [['--port', '0'], { DECKHAND_API_URL: 'http://127.0.0.1:1', DECKHAND_API_KEY: 'k' }, /--port is for a local browser/],
   ])('refuses %j clearly', async (args, env, message) => {
     const { code, err } = await runBin(args, env);
     expect(code).not.toBe(0);
@@ -90,6 +91,34 @@ describe('deckhand-mcp flags', () => {
       await connection.close();
     } finally {
       await server.stop();
+    }
+  });
+
+  it('drives a remote Deckhand when DECKHAND_API_URL and DECKHAND_API_KEY are set: sessions are the key’s project’s there', async () => {
+    const remote = await startTestServer({ ...ALLOW_FIXTURES, DECKHAND_API_KEYS: 'remote-key:remote-proj,other-key:other-proj' });
+    try {
+      const connection = await connectStdio('legacy', ['--keepAlive'], { ...ENV, DECKHAND_API_URL: remote.url, DECKHAND_API_KEY: 'remote-key' });
+      const id = ((await connection.client.callTool({ name: 'start', arguments: {} })).structuredContent as { sessionId: string }).sessionId;
+      await connection.client.callTool({ name: 'navigate', arguments: { url: fixtures.url('mcp-probe.html') } });
+      const extracted = await connection.client.callTool({ name: 'extract', arguments: {} });
+      expect(text(extracted)).toContain('viewport 1024x768');
+      const record = (key: string) => fetch(`${remote.url}/v1/sessions/${id}`, { headers: { 'x-bb-api-key': key } }).then((r) => r.status);
+      expect(await record('remote-key')).toBe(200);
+      expect(await record('other-key')).toBe(404);
+      await connection.close();
+      // --keepAlive travelled as the query parameter: the remote session outlives the stdio run.
+      expect(await record('remote-key')).toBe(200);
+    } finally {
+      await remote.close();
+    }
+  }, 60_000);
+
+  it('answers a request the remote refuses instead of leaving the client waiting', async () => {
+    const remote = await startTestServer({ DECKHAND_API_KEYS: 'remote-key:remote-proj' });
+    try {
+      await expect(connectStdio('legacy', [], { ...ENV, DECKHAND_API_URL: remote.url, DECKHAND_API_KEY: 'wrong-key' })).rejects.toThrow(/401|Unknown API key/);
+    } finally {
+      await remote.close();
     }
   });
 });

@@ -8,7 +8,8 @@ import { cliOptions } from './cli-options.js';
 import { createMcpEndpoint } from './http-endpoint.js';
 import { MCP_SERVER_VERSION } from './index.js';
 import { presentedMcpKey } from './mcp-key.js';
-import { checkSessionOptions } from './session-options.js';
+import { relayToRemote, remoteMcpUrl } from './remote-relay.js';
+import { checkSessionOptions, DEFAULT_SESSION_OPTIONS, type McpSessionOptions } from './session-options.js';
 import { createToolServer } from './tool-server.js';
 
 /** The project of a local run's sessions (the binary serves one user). */
@@ -20,9 +21,7 @@ const warn = (message: string) => process.stderr.write(`deckhand-mcp: ${message}
 async function main(): Promise<void> {
   const env = process.env;
   const { session: options, port, host } = cliOptions(process.argv.slice(2), env.DECKHAND_PROXY_URL || undefined);
-  if (env.DECKHAND_API_URL && env.DECKHAND_API_KEY) {
-    throw new DeckhandError('validation_error', 'driving a remote Deckhand (DECKHAND_API_URL) is not built yet; unset DECKHAND_API_URL to run the browser locally');
-  }
+  if (env.DECKHAND_API_URL && env.DECKHAND_API_KEY) return runRemote(env.DECKHAND_API_URL, env.DECKHAND_API_KEY, options, port);
   checkSessionOptions(options, DEFAULT_MODEL, '--proxies');
   if (options.verified) warn('--verified has no counterpart in Deckhand: accepted, and ignored');
   const sessions = createSessionManager(loadCoreConfigFromEnv(env, { shared: false }));
@@ -83,6 +82,24 @@ async function main(): Promise<void> {
     await endpoint.close();
     await new Promise<void>((done) => server.close(() => done()));
   });
+  process.on('SIGINT', shutdown).on('SIGTERM', shutdown);
+}
+
+/** Remote mode: stdio relayed to the remote's hosted /mcp; what only a local browser can honour is said to be ignored. */
+async function runRemote(apiUrl: string, apiKey: string, options: McpSessionOptions, port: number | undefined): Promise<void> {
+  if (port !== undefined) throw new DeckhandError('validation_error', '--port is for a local browser; with DECKHAND_API_URL the binary relays stdio to the remote /mcp');
+  const local = ['contextId', 'experimental'].filter((name) => options[name as keyof McpSessionOptions]);
+  if (options.viewport.width !== DEFAULT_SESSION_OPTIONS.viewport.width || options.viewport.height !== DEFAULT_SESSION_OPTIONS.viewport.height) local.push('browserWidth/browserHeight');
+  if (local.length > 0) warn(`ignored with a remote Deckhand (the hosted /mcp has no such parameter): --${local.join(', --')}`);
+  const close = await relayToRemote(remoteMcpUrl(apiUrl, options, DEFAULT_MODEL), apiKey, warn);
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await close();
+    process.exit(0);
+  };
+  process.stdin.on('end', shutdown).on('close', shutdown);
   process.on('SIGINT', shutdown).on('SIGTERM', shutdown);
 }
 
