@@ -13,6 +13,8 @@ export default defineConfig({
       { test: { ...shared, name: 'contract:client', include: ['test/contract/**/*.test.ts'], env: { CONTRACT_DRIVER: 'client' } } },
       // Attacks on the service (issue 6), each reproduced through the public interface.
       { test: { ...shared, name: 'security', include: ['test/security/**/*.test.ts'], env: { CONTRACT_DRIVER: 'http' } } },
+      // The MCP tool server, one suite over stdio, self-hosted and hosted Streamable HTTP.
+      { test: { ...shared, name: 'mcp', include: ['test/mcp/**/*.test.ts'] } },
       // Spec-derived fuzzing against a real server: run once, over raw HTTP.
       { test: { ...shared, name: 'fuzz', include: ['test/fuzz/**/*.test.ts'] } },
     ],

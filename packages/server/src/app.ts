@@ -17,9 +17,13 @@ import { metaHandlers, serveContract } from './routes/meta';
 import { operationHandlers } from './routes/operations';
 import { sessionHandlers } from './routes/sessions';
 import { rateLimit } from './rate-limit';
+import type { McpEndpoint } from '@deckhand/mcp';
+import { serveMcp } from './mcp-route';
 
 export interface AppDeps extends RouteDeps {
   logger: Logger;
+  /** The hosted MCP endpoint, served at /mcp (outside the handler table: see mcp-route.ts). */
+  mcp?: McpEndpoint;
 }
 
 /** An empty JSON body counts as `{}` (clients send a 0-byte body to `end`); the schema then decides. */
@@ -55,6 +59,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     { ...metaHandlers(deps), ...sessionHandlers(deps), ...operationHandlers(deps), ...compatHandlers(deps), ...liveHandlers(deps) },
     [authenticate(deps.config.apiKeys), rateLimit((projectId) => limitsOf(deps.config, projectId)), boundJsonBody],
   );
+
+  const { mcp } = deps;
+  if (mcp) app.all('/mcp', (c) => serveMcp(c, mcp));
 
   app.notFound((c) => c.json(errorBody('route_not_found', `No route for ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => toErrorResponse(c, error));

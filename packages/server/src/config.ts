@@ -1,6 +1,6 @@
 // Server configuration, read once from the environment at the edge and passed down.
 import { readFileSync } from 'node:fs';
-import { DeckhandError, envInteger } from '@deckhand/core';
+import { DeckhandError, DEFAULT_MODEL, envInteger } from '@deckhand/core';
 
 export interface ServerConfig {
   host: string;
@@ -17,6 +17,17 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** Base URL clients reach the server at, for the URLs it hands out; else each request's own. */
   publicUrl?: string;
+  mcp: McpConfig;
+}
+
+/** The hosted MCP endpoint (/mcp). */
+export interface McpConfig {
+  /** The model of a client that names none (DECKHAND_MCP_MODEL); any other needs the client's modelApiKey. */
+  modelName: string;
+  /** An MCP session with no request for this long closes, ending its browser session unless keepAlive. */
+  idleMs: number;
+  /** The operator's proxy for proxies=true (DECKHAND_PROXY_URL); without one proxies=true is refused. */
+  proxyUrl?: string;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -159,5 +170,10 @@ export function loadServerConfig(env: Record<string, string | undefined>): Serve
     heartbeatMs: envInteger(env, 'DECKHAND_SSE_HEARTBEAT_MS', 15_000),
     logLevel,
     publicUrl,
+    mcp: {
+      modelName: env.DECKHAND_MCP_MODEL || DEFAULT_MODEL,
+      idleMs: envInteger(env, 'DECKHAND_MCP_IDLE_MS', 10 * 60_000, 1),
+      proxyUrl: env.DECKHAND_PROXY_URL || undefined,
+    },
   };
 }

@@ -7,6 +7,7 @@ import { createCdpProxy } from './cdp-proxy';
 import { createLiveTokens } from './live-tokens';
 import { loadServerConfig } from './config';
 import { createLogger } from './logger';
+import { createHostedMcp } from './mcp-route';
 import { listen } from './serve/listen';
 
 export { createApp } from './app';
@@ -37,7 +38,8 @@ export async function startServer(
   };
   const cdp = createCdpProxy(sessions, { publicUrl: config.publicUrl });
   const live = createLiveTokens({ publicUrl: config.publicUrl });
-  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live });
+  const mcp = createHostedMcp(sessions, config, logger);
+  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, mcp });
   const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: cdp.route });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;
@@ -53,6 +55,7 @@ export async function startServer(
     url,
     port: server.port,
     async close() {
+      await mcp.close();
       await sessions.shutdown();
       await server.close();
     },

@@ -1,0 +1,74 @@
+// The one browser session an MCP session drives. `start` sets it (a new one, or an existing one of the
+// same project), `end` closes it, and a page tool called before `start` starts one, so a model that
+// goes straight to `navigate` is not turned away. When the MCP session closes, its browser session
+// ends with it unless keepAlive asked otherwise.
+import type { Session, SessionManager } from '@deckhand/core';
+import { startRequestOf, type McpSessionOptions } from './session-options.js';
+
+export class ActiveSession {
+  #session?: Session;
+  #starting?: Promise<Session>;
+
+  constructor(
+    private readonly sessions: SessionManager,
+    private readonly projectId: string,
+    readonly options: McpSessionOptions,
+  ) {}
+
+  get id(): string | undefined {
+    return this.#live()?.id;
+  }
+
+  /** Starting a browser or running an operation: an idle MCP session is not closed under it. */
+  get busy(): boolean {
+    return this.#starting !== undefined || this.#live()?.state === 'busy';
+  }
+
+  /** The active session, started first when there is none (or the one there was has ended). */
+  async current(): Promise<Session> {
+    return this.#live() ?? this.start();
+  }
+
+  /**
+   * Starts a new browser session, or attaches to `sessionId` of this project, and makes it the active
+   * one. The one it replaces ends, as it would when the MCP session closes (unless keepAlive): one
+   * active browser session per MCP session, none left behind unreachable.
+   */
+  async start(sessionId?: string): Promise<Session> {
+    const previous = this.#live();
+    if (sessionId) {
+      this.#session = this.sessions.get(this.projectId, sessionId);
+    } else {
+      // Two calls racing to start (an eager client) share one browser instead of leaking one.
+      this.#starting ??= this.sessions
+        .start(this.projectId, startRequestOf(this.options), { modelApiKey: this.options.modelApiKey })
+        .finally(() => (this.#starting = undefined));
+      this.#session = await this.#starting;
+    }
+    if (previous && previous !== this.#session && !this.options.keepAlive) await previous.stop('ended');
+    return this.#session;
+  }
+
+  /** Closes the active browser session; answers the id it had, if any. */
+  async end(): Promise<string | undefined> {
+    const session = this.#live();
+    this.#session = undefined;
+    if (!session) return undefined;
+    await session.stop('ended');
+    return session.id;
+  }
+
+  /** The MCP session is gone: its browser session goes too, unless keepAlive keeps it for a later `start {sessionId}`. */
+  async release(): Promise<void> {
+    if (this.options.keepAlive) {
+      this.#session = undefined;
+      return;
+    }
+    await this.end();
+  }
+
+  #live(): Session | undefined {
+    const state = this.#session?.state;
+    return state === 'ready' || state === 'busy' ? this.#session : undefined;
+  }
+}

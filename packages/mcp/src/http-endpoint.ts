@@ -1,0 +1,147 @@
+// Streamable HTTP at /mcp, for the main server and the self-hosted binary alike. Both protocol
+// revisions are served: 2025-11-25 clients get a session (Mcp-Session-Id) with its own tool server and
+// active browser session; 2026-07-28 requests are stateless (a fresh tool server per request, as the
+// SDK's per-request transport cannot be reused), so their active browser session is kept per project
+// and query options instead (docs/decisions.md). Refusals before MCP starts (key, query) are thrown as
+// DeckhandErrors for the caller's one error mapping.
+import { randomUUID } from 'node:crypto';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  hostHeaderValidationResponse,
+  originValidationResponse,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type McpServer,
+} from '@modelcontextprotocol/server';
+import { DeckhandError, type SessionManager } from '@deckhand/core';
+import { ActiveSession } from './active-session.js';
+import type { McpSessionOptions } from './session-options.js';
+import { createToolServer } from './tool-server.js';
+
+export interface McpEndpointOptions {
+  sessions: SessionManager;
+  /** The caller's project, from its key; throws DeckhandError('unauthorized') when there is none. */
+  projectOf(request: Request): string;
+  /** The options of the browser sessions this request's MCP session starts; throws on a bad value. */
+  optionsOf(request: Request): McpSessionOptions;
+  /** Bound to loopback: refuse foreign Host and Origin headers (DNS rebinding). */
+  loopback: boolean;
+  /** An MCP session with no request for this long is closed, and its browser session with it (unless keepAlive). */
+  idleMs: number;
+  version: string;
+  onUnexpectedError?: (error: unknown, tool: string) => void;
+}
+
+export interface McpEndpoint {
+  fetch(request: Request): Promise<Response>;
+  /** Closes every MCP session (ending their browser sessions unless keepAlive). */
+  close(): Promise<void>;
+}
+
+interface Held {
+  projectId: string;
+  active: ActiveSession;
+  /** The 2025-11-25 session's transport (2026-07-28 requests have one each, not kept). */
+  transport?: WebStandardStreamableHTTPServerTransport;
+  timer?: NodeJS.Timeout;
+  close(): Promise<void>;
+}
+
+interface Caller {
+  projectId: string;
+  options: McpSessionOptions;
+}
+
+export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
+  /** 2025-11-25 sessions by Mcp-Session-Id. */
+  const legacy = new Map<string, Held>();
+  /** 2026-07-28 active sessions by project and options. */
+  const modern = new Map<string, Held>();
+
+  const idle = (map: Map<string, Held>, key: string, held: Held) => {
+    clearTimeout(held.timer);
+    // A call still running (a browser starting, a long act) keeps its MCP session open.
+    held.timer = setTimeout(() => (held.active.busy ? idle(map, key, held) : void drop(map, key)), opts.idleMs);
+    held.timer.unref();
+  };
+  const drop = async (map: Map<string, Held>, key: string) => {
+    const held = map.get(key);
+    if (!held) return;
+    map.delete(key);
+    clearTimeout(held.timer);
+    await held.close().catch((error) => opts.onUnexpectedError?.(error, 'close'));
+  };
+  const toolServer = (active: ActiveSession): McpServer =>
+    createToolServer({ active, version: opts.version, onUnexpectedError: opts.onUnexpectedError });
+
+  const modernHandler = createMcpHandler(
+    (ctx) => {
+      const caller = ctx.authInfo?.extra?.caller as Caller;
+      const key = `${caller.projectId}\0${JSON.stringify(caller.options)}`;
+      let held = modern.get(key);
+      if (!held) {
+        const active = new ActiveSession(opts.sessions, caller.projectId, caller.options);
+        held = { projectId: caller.projectId, active, close: () => active.release() };
+        modern.set(key, held);
+      }
+      idle(modern, key, held);
+      return toolServer(held.active);
+    },
+    { legacy: 'reject', onerror: (error) => opts.onUnexpectedError?.(error, 'transport') },
+  );
+
+  async function serveLegacy(request: Request, caller: Caller): Promise<Response> {
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId) {
+      const held = legacy.get(sessionId);
+      // Another project's MCP session is as unknown as one that never was.
+      if (!held || held.projectId !== caller.projectId) {
+        throw new DeckhandError('session_not_found', `MCP session ${sessionId} not found: initialize a new one (and call start with your sessionId to re-attach)`);
+      }
+      idle(legacy, sessionId, held);
+      return held.transport!.handleRequest(request);
+    }
+    const active = new ActiveSession(opts.sessions, caller.projectId, caller.options);
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        const held: Held = { projectId: caller.projectId, active, transport, close: () => closeAll(server, active) };
+        legacy.set(id, held);
+        idle(legacy, id, held);
+      },
+      onsessionclosed: (id) => drop(legacy, id),
+    });
+    const server = toolServer(active);
+    await server.connect(transport);
+    const response = await transport.handleRequest(request);
+    // Not an initialize request: the transport refused it, and nothing was kept.
+    if (!transport.sessionId) await server.close();
+    return response;
+  }
+
+  return {
+    async fetch(request) {
+      if (opts.loopback) {
+        const rejected = hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? originValidationResponse(request, localhostAllowedOrigins());
+        if (rejected) return rejected;
+      }
+      const caller: Caller = { projectId: opts.projectOf(request), options: opts.optionsOf(request) };
+      if (await isLegacyRequest(request)) return serveLegacy(request, caller);
+      const authInfo: AuthInfo = { token: '', clientId: caller.projectId, scopes: [], extra: { caller } };
+      return modernHandler.fetch(request, { authInfo });
+    },
+    async close() {
+      await modernHandler.close();
+      await Promise.all([...legacy.keys()].map((key) => drop(legacy, key)));
+      await Promise.all([...modern.keys()].map((key) => drop(modern, key)));
+    },
+  };
+}
+
+async function closeAll(server: McpServer, active: ActiveSession): Promise<void> {
+  await server.close();
+  await active.release();
+}
