@@ -69,10 +69,12 @@ describe('launched browser', () => {
     await manager.end('p1', session.id);
   });
 
-  it('switches off the WebUI omnibox renderers in full Chromium', async () => {
+  // Full Chromium starts slower than the headless shell, much slower on a loaded 2-core machine: the
+  // assertion is on its command line, so it gets the longest connect the launch options allow.
+  it('switches off the WebUI omnibox renderers in full Chromium', { timeout: 150_000 }, async () => {
     const session = await manager.start('p1', {
       modelName: 'builtin/none',
-      browser: { type: 'local', launchOptions: { executablePath: '/usr/bin/chromium', headless: true } },
+      browser: { type: 'local', launchOptions: { executablePath: '/usr/bin/chromium', headless: true, connectTimeoutMs: 120_000 } },
     });
     const disable = commandLineOf(session.browserPid!).filter((arg) => arg.startsWith('--disable-features='));
     expect(disable).toHaveLength(1);
