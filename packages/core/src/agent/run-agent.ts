@@ -1,0 +1,43 @@
+// An agentExecute run inside its session operation: the model loop, or the offline step runner
+// for builtin/… models. The operation's one deadline bounds the run; the loop itself stops a little
+// before it (ANSWER_MARGIN_MS) so a run that runs out of time still answers with what it did.
+import { createModelClient } from '../models/model-client.js';
+import { Deadline } from '../scope/deadline.js';
+import type { OperationScope } from '../scope/operation-scope.js';
+import type { AgentResultDataOutput } from '../types.js';
+import { modelFailure, modelLoop, type LoopState } from './agent-loop.js';
+import type { AgentPlan } from './agent-request.js';
+import { agentResult, interruptedEnd, type AgentEnd } from './agent-result.js';
+import { AgentUsage } from './agent-usage.js';
+import { offlineRun } from './offline-agent.js';
+
+/** Time kept back from the operation's deadline to stop the loop, wind its tool down and answer. */
+export const ANSWER_MARGIN_MS = 3_000;
+
+export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<AgentResultDataOutput> {
+  // Resolved before any page work, so a missing key is the client's 400, not a failed run.
+  const client =
+    plan.target.kind === 'builtin'
+      ? undefined
+      : createModelClient(plan.target, {
+          sessionApiKey: scope.modelApiKey,
+          env: scope.config.modelEnv,
+          log: (message, fields) => scope.log({ category: 'model', message: `${message} ${JSON.stringify(fields ?? {})}`, level: 2 }),
+        });
+  const usage = new AgentUsage();
+  const state: LoopState = { actions: [], steps: 0 };
+  const run = new Deadline(scope.signal, Math.max(1, scope.deadline.remaining(Infinity) - ANSWER_MARGIN_MS), 'agentExecute');
+  let end: AgentEnd;
+  try {
+    end = client ? await modelLoop(scope, plan, client, run, usage, state) : await offlineRun(scope, plan, run, usage, state);
+  } catch (error) {
+    // The caller left (or the operation's own deadline passed): the operation answers that, not the run.
+    if (scope.signal.aborted) throw error;
+    end = run.signal.aborted ? interruptedEnd(true, state.steps) : modelFailure(error);
+  } finally {
+    run.dispose();
+    scope.record.tokenUsage = usage.tokenUsage;
+  }
+  scope.log({ category: 'agent', message: `finished (${end.reason}) after ${state.steps} step(s): ${end.message}`, level: 1 });
+  return agentResult(end, state.actions, state.steps, usage);
+}
