@@ -26,7 +26,9 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
         });
   const usage = new AgentUsage();
   const state: LoopState = { actions: [], steps: 0 };
-  const run = new Deadline(scope.signal, Math.max(1, scope.deadline.remaining(Infinity) - ANSWER_MARGIN_MS), 'agentExecute');
+  const total = scope.deadline.remaining(Infinity);
+  // A short run keeps back a quarter instead, so it is not all margin.
+  const run = new Deadline(scope.signal, Math.max(1, total - Math.min(ANSWER_MARGIN_MS, total / 4)), 'agentExecute');
   let end: AgentEnd;
   try {
     end = client ? await modelLoop(scope, plan, client, run, usage, state) : await offlineRun(scope, plan, run, usage, state);
