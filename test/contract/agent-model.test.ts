@@ -3,6 +3,7 @@
 // what happened in the page, the usage sums (inner act/extract calls included), stop reasons and the
 // per-step stream.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
 import { startModelServer, type ModelServer, type ScriptedReply } from '../support/model-server';
 import { expectError, expectOk, finishedOf, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
@@ -177,6 +178,29 @@ describe('agentExecute with a model (dom mode)', () => {
       expect.stringMatching(/^step 3: done /),
     ]);
     expect(JSON.stringify(reply.events)).not.toContain(SECRET);
+  });
+
+  it('frameId keeps the tools in that frame: the outline the model reads is the frame\'s', async () => {
+    const id = await ctx.sessionOn('iframe.html');
+    const record = await ctx.api.call('getBrowserSession', { id });
+    const browser = await chromium.connectOverCDP(record.body.connectUrl);
+    let frameId: string;
+    try {
+      const page = browser.contexts()[0]!.pages()[0]!;
+      const cdp = await page.context().newCDPSession(page);
+      const { frameTree } = (await cdp.send('Page.getFrameTree')) as { frameTree: { childFrames: Array<{ frame: { id: string } }> } };
+      frameId = frameTree.childFrames[0]!.frame.id;
+    } finally {
+      await browser.close().catch(() => {});
+    }
+    model.script([
+      { toolCalls: [{ name: 'observe', args: {} }] },
+      { toolCalls: [{ name: 'done', args: { success: true, message: 'Read the frame' } }] },
+    ]);
+    const result = await agent(id, { agentConfig: { model: formats[0]![1]() }, executeOptions: { instruction: 'Read the frame' }, frameId });
+    expect(result.metadata).toEqual({ stopReason: 'done', steps: 2 });
+    expect(model.requests[1]!.raw).toContain('Inner button');
+    expect(model.requests[1]!.raw).not.toContain('Before the frame');
   });
 
   it('a model without a key is 400 missing_model_key before anything runs', async () => {
