@@ -83,7 +83,7 @@ describe('agentExecute on the built-in offline model', () => {
     expect(steps).toEqual([expect.stringContaining("step 1: type 'Ada' into Name"), expect.stringContaining('step 2: click Submit')]);
   });
 
-  it('refuses before anything runs: cua mode is 422 (mode wins over cua: false), useSearch with no provider is 400', async () => {
+  it('refuses before anything runs: cua mode is 422 (mode wins over cua: false), useSearch with no provider and an unknown frameId are 400', async () => {
     const id = await ctx.sessionOn('forms.html');
     const instruction = "type 'Ada' into Name";
     const cua = expectError(await ctx.api.call('agentExecute', { id, body: { agentConfig: { mode: 'cua', cua: false }, executeOptions: { instruction } }, headers: json }), 422, 'unprocessable');
@@ -94,5 +94,11 @@ describe('agentExecute on the built-in offline model', () => {
     expectError(await ctx.api.call('agentExecute', { id, body: { agentConfig: { cua: true }, executeOptions: { instruction } }, headers: json }), 422, 'unprocessable');
     const replay = await ctx.api.call('replaySession', { id });
     expect(JSON.stringify(replay.body)).not.toContain('agentExecute');
+    // A frame is looked up once the run has the page: still a 400, before any step.
+    expectError(
+      await ctx.api.call('agentExecute', { id, body: { agentConfig: {}, executeOptions: { instruction }, frameId: 'NO-SUCH-FRAME' }, headers: json }),
+      400,
+      'frame_not_found',
+    );
   });
 });

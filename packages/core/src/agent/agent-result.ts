@@ -6,8 +6,11 @@ import type { AgentUsage } from './agent-usage.js';
 /** One step as the answer lists it: AgentAction allows extra properties, and these two say how the step went. */
 export type AgentStep = AgentAction & { success: boolean; error?: string };
 
-/** done: the agent said it finished (successfully or not); refused: it would not guess a step. */
-export type StopReason = 'done' | 'max_steps' | 'timeout' | 'cancelled' | 'refused' | 'error';
+/**
+ * done: the agent said it finished (successfully or not); refused: it would not guess a step. A
+ * cancelled run (the caller left) has no answer: nobody is there to read it; its replay record says so.
+ */
+export type StopReason = 'done' | 'max_steps' | 'timeout' | 'refused' | 'error';
 
 export interface AgentEnd {
   reason: StopReason;
@@ -27,9 +30,7 @@ export function agentResult(end: AgentEnd, actions: AgentStep[], steps: number, 
   };
 }
 
-/** A run's deadline passed (timeout) or its caller left (cancelled). */
-export function interruptedEnd(timedOut: boolean, steps: number): AgentEnd {
-  return timedOut
-    ? { reason: 'timeout', success: false, message: `The run's deadline passed after ${steps} step(s)` }
-    : { reason: 'cancelled', success: false, message: `The run was cancelled after ${steps} step(s)` };
+/** The run's deadline passed. */
+export function timeoutEnd(steps: number): AgentEnd {
+  return { reason: 'timeout', success: false, message: `The run's deadline passed after ${steps} step(s)` };
 }

@@ -7,7 +7,7 @@ import type { OperationScope } from '../scope/operation-scope.js';
 import type { AgentResultDataOutput } from '../types.js';
 import { modelFailure, modelLoop, type LoopState } from './agent-loop.js';
 import type { AgentPlan } from './agent-request.js';
-import { agentResult, interruptedEnd, type AgentEnd } from './agent-result.js';
+import { agentResult, timeoutEnd, type AgentEnd } from './agent-result.js';
 import { AgentUsage } from './agent-usage.js';
 import { offlineRun } from './offline-agent.js';
 
@@ -15,7 +15,7 @@ import { offlineRun } from './offline-agent.js';
 export const ANSWER_MARGIN_MS = 3_000;
 
 export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<AgentResultDataOutput> {
-  // Resolved before any page work, so a missing key is the client's 400, not a failed run.
+  // Resolved before any page work, so a missing key is the caller's 400, not a failed run.
   const client =
     plan.target.kind === 'builtin'
       ? undefined
@@ -24,6 +24,8 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
           env: scope.config.modelEnv,
           log: (message, fields) => scope.log({ category: 'model', message: `${message} ${JSON.stringify(fields ?? {})}`, level: 2 }),
         });
+  // A frameId that names no frame is the caller's 400, not a run whose every step fails.
+  await scope.frame(plan.frameId);
   const usage = new AgentUsage();
   const state: LoopState = { actions: [], steps: 0 };
   const total = scope.deadline.remaining(Infinity);
@@ -35,7 +37,7 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
   } catch (error) {
     // The caller left (or the operation's own deadline passed): the operation answers that, not the run.
     if (scope.signal.aborted) throw error;
-    end = run.signal.aborted ? interruptedEnd(true, state.steps) : modelFailure(error);
+    end = run.signal.aborted ? timeoutEnd(state.steps) : modelFailure(error);
   } finally {
     run.dispose();
     scope.record.tokenUsage = usage.tokenUsage;
