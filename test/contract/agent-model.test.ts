@@ -109,6 +109,32 @@ describe('agentExecute with a model (dom mode)', () => {
     for (const request of model.requests) expect(request.raw).not.toContain(name);
   });
 
+  for (const [format, llm] of formats) {
+    it(`${format}: a screenshot reaches the model as an image; an unknown tool or bad arguments is a failed step it hears about`, async () => {
+      const id = await ctx.sessionOn('forms.html');
+      model.script([
+        { toolCalls: [{ name: 'screenshot', args: {} }] },
+        { toolCalls: [{ name: 'frobnicate', args: { x: 1 } }] },
+        { toolCalls: [{ name: 'scroll', args: { direction: 'sideways' } }] },
+        { toolCalls: [{ name: 'done', args: { success: true, message: 'Looked' } }] },
+      ]);
+      const result = await agent(id, { agentConfig: { model: llm() }, executeOptions: { instruction: 'Look at the page' } });
+      expect(result, result.message).toMatchObject({ success: true, metadata: { stopReason: 'done', steps: 4 } });
+      expect(result.actions.map((a) => [a.type, a.success])).toEqual([
+        ['screenshot', true],
+        ['frobnicate', false],
+        ['scroll', false],
+        ['done', true],
+      ]);
+      // A PNG's base64 starts with iVBOR; the image travels in the second request.
+      expect(model.requests[1]!.raw).toContain('iVBOR');
+      // Each call gets exactly one result: ours, not the SDK's own on top of it.
+      expect(model.requests[2]!.raw).toContain('there is no tool named frobnicate');
+      expect(model.requests[2]!.raw).not.toContain('unavailable tool');
+      expect(model.requests[3]!.raw).toMatch(/invalid arguments for scroll/);
+    });
+  }
+
   it('counts the tokens of act/extract calls inside tools (the execution model inherits the agent model)', async () => {
     const id = await ctx.sessionOn('forms.html');
     model.script([

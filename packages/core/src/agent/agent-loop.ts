@@ -70,7 +70,8 @@ function agentAction(call: ToolCall, outcome: ToolOutcome, reasoning: string, ti
     action: JSON.stringify(call.input ?? {}),
     ...(typeof (call.input as { action?: unknown })?.action === 'string' && { instruction: (call.input as { action: string }).action }),
     taskCompleted: done?.success ?? false,
-    success: outcome.ok && (outcome.output as { success?: boolean } | undefined)?.success !== false,
+    // done's own success is the task's, not the step's.
+    success: outcome.ok && (Boolean(done) || (outcome.output as { success?: boolean } | undefined)?.success !== false),
     ...(!outcome.ok && { error: outcome.error }),
     timeMs,
     pageUrl,

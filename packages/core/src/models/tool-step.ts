@@ -56,7 +56,9 @@ export async function generateToolStep(provider: ProviderModel, site: ModelCallS
     return {
       text: result.text,
       toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, input: c.input })),
-      messages: result.response.messages,
+      // For a call it could not match to a tool or its schema, the SDK appends its own error result;
+      // the caller answers every call itself, and a second result for one call id is refused by providers.
+      messages: result.response.messages.filter((m) => m.role !== 'tool'),
     };
   } catch (error) {
     request.usage.record(undefined, performance.now() - started);
