@@ -46,8 +46,8 @@ export function operationHandlers({ sessions, config }: RouteDeps): Pick<Handler
 
     agentExecute: (c) => {
       const body = c.req.valid('json');
-      const { session, stream, modelApiKey } = prepare(c.get('projectId'), c.req.valid('param').id, c.req.valid('header'), body.streamResponse);
-      return respond<'agentExecute'>(c, config.heartbeatMs, { stream, run: (ctx) => session.agentExecute(body, { ...ctx, modelApiKey }) });
+      const { session, stream, modelApiKey, cacheBypass } = prepare(c.get('projectId'), c.req.valid('param').id, c.req.valid('header'), body.streamResponse);
+      return respond<'agentExecute'>(c, config.heartbeatMs, { stream, run: (ctx) => session.agentExecute(body, { ...ctx, modelApiKey, cacheBypass }) });
     },
   };
 }
