@@ -2,6 +2,7 @@
 // both cancel the model call in flight; a run that runs out of time still answers with what it did
 // (stop reason timeout), and the session is free at once either way.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
 import { startModelServer, type ModelServer } from '../support/model-server';
 import { expectOk, useContract } from '../support/contract';
 
@@ -48,5 +49,38 @@ describe('agentExecute deadline and cancellation', () => {
     const replay = await ctx.api.call('replaySession', { id });
     const record = (replay.body.data.pages as Array<{ actions: Array<Record<string, any>> }>).flatMap((p) => p.actions).find((a) => a.method === 'agentExecute');
     expect(JSON.stringify(record?.result)).toMatch(/error/);
+  });
+
+  it('highlightCursor draws a cursor where the agent clicks while it runs, seen over CDP, and takes it away at the end', async () => {
+    const id = await ctx.sessionOn('forms.html');
+    model.script([{ toolCalls: [{ name: 'act', args: { action: 'click Go' } }] }, { hang: true }]);
+    const running = ctx.api.call('agentExecute', {
+      id,
+      body: { agentConfig: { model: llm(), executionModel: 'builtin/offline' }, executeOptions: { instruction: 'Click Go', highlightCursor: true } },
+      headers: json,
+    });
+    const record = await ctx.api.call('getBrowserSession', { id });
+    const browser = await chromium.connectOverCDP(record.body.connectUrl);
+    try {
+      const page = browser.contexts()[0]!.pages()[0]!;
+      const go = await page.locator('#go').boundingBox();
+      const cursor = () =>
+        page.evaluate(() => {
+          const dot = document.getElementById('__deckhand_cursor');
+          return dot ? { x: parseFloat(dot.style.left), y: parseFloat(dot.style.top), hidden: dot.getAttribute('aria-hidden') } : null;
+        });
+      // While the model is asked its second turn, the cursor sits where the click landed.
+      await expect.poll(async () => {
+        const at = await cursor();
+        return Boolean(at && go && at.x >= go.x && at.x <= go.x + go.width && at.y >= go.y && at.y <= go.y + go.height);
+      }).toBe(true);
+      expect((await cursor())!.hidden).toBe('true');
+      const reply = await running;
+      expectOk(reply);
+      expect(reply.body.data.result.metadata.stopReason).toBe('timeout');
+      expect(await cursor()).toBeNull();
+    } finally {
+      await browser.close().catch(() => {});
+    }
   });
 });

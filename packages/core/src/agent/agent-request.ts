@@ -25,6 +25,7 @@ export interface AgentPlan {
   toolTimeoutMs: number;
   variables?: Variables;
   frameId?: FrameId;
+  highlightCursor: boolean;
 }
 
 export function planAgent(request: AgentExecuteRequest, settings: SessionSettings): AgentPlan {
@@ -52,6 +53,7 @@ export function planAgent(request: AgentExecuteRequest, settings: SessionSetting
     toolTimeoutMs: options.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_MS,
     variables: options.variables,
     frameId: request.frameId ?? undefined,
+    highlightCursor: options.highlightCursor ?? false,
   };
 }
 

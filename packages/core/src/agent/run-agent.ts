@@ -9,6 +9,7 @@ import { modelFailure, modelLoop, type LoopState } from './agent-loop.js';
 import type { AgentPlan } from './agent-request.js';
 import { agentResult, timeoutEnd, type AgentEnd } from './agent-result.js';
 import { AgentUsage } from './agent-usage.js';
+import { showCursor } from './cursor-overlay.js';
 import { offlineRun } from './offline-agent.js';
 
 /** Time kept back from the operation's deadline to stop the loop, wind its tool down and answer. */
@@ -31,6 +32,7 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
   const total = scope.deadline.remaining(Infinity);
   // A short run keeps back a quarter instead, so it is not all margin.
   const run = new Deadline(scope.signal, Math.max(1, total - Math.min(ANSWER_MARGIN_MS, total / 4)), 'agentExecute');
+  const hideCursor = plan.highlightCursor ? await showCursor(scope.page) : undefined;
   let end: AgentEnd;
   try {
     end = client ? await modelLoop(scope, plan, client, run, usage, state) : await offlineRun(scope, plan, run, usage, state);
@@ -39,6 +41,7 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
     if (scope.signal.aborted) throw error;
     end = run.signal.aborted ? timeoutEnd(state.steps) : modelFailure(error);
   } finally {
+    await hideCursor?.();
     run.dispose();
     scope.record.tokenUsage = usage.tokenUsage;
   }
