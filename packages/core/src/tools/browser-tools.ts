@@ -84,7 +84,8 @@ export function browserTools(options: ToolOptions) {
     input: z.object({ ms: z.number().int().positive().max(MAX_WAIT_MS).describe('Milliseconds to wait') }),
     readOnly: true,
     handle: async ({ ms }, scope) => {
-      await sleep(Math.min(ms, scope.deadline.remaining(ms)), undefined, { signal: scope.signal });
+      // The whole wait or none: a wait the deadline cuts short is the deadline's failure, not a success.
+      await sleep(ms, undefined, { signal: scope.signal });
       return { waitedMs: ms };
     },
   });
