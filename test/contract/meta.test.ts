@@ -1,7 +1,7 @@
 // Health, readiness, the served contract and docs page, and unknown routes.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { expectError, useContract } from '../support/contract';
+import { useContract } from '../support/contract';
 
 const ctx = useContract();
 
@@ -31,11 +31,5 @@ describe('meta', () => {
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ success: false, code: 'route_not_found' });
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-  });
-
-  it('answers agentExecute with a documented 501 until the agent exists', async () => {
-    const id = await ctx.startSession();
-    const body = { agentConfig: {}, executeOptions: { instruction: 'do things' } };
-    expectError(await ctx.api.call('agentExecute', { id, body }), 501, 'not_implemented');
   });
 });

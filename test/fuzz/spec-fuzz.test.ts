@@ -2,7 +2,7 @@
 // (valid ones, and ones broken in body, headers, path or encoding) against a real server with a real
 // session. Every answer must be in the contract: no 500, the one error shape with an x-request-id
 // on every non-2xx, 5xx only where the contract gives one a reason (an unreachable model, page or
-// cdpUrl; agentExecute's 501), event streams that end with exactly one terminal event; and the
+// cdpUrl), event streams that end with exactly one terminal event; and the
 // server must be healthy afterwards. Reproducible: FUZZ_SEED picks the seed (printed on failure).
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
@@ -51,7 +51,7 @@ const UPSTREAM_CODES: Record<string, string[]> = {
   act: ['model_error'],
   observe: ['model_error'],
   extract: ['model_error'],
-  agentExecute: ['not_implemented', 'model_error'],
+  agentExecute: ['model_error'],
 };
 
 /** Browser-driving waits are capped so a few hundred of them fit in the test's time. */

@@ -1,7 +1,6 @@
 // The core in this process: on a local Chromium (env LOCAL, no server), or attached to a server
 // session's browser (useAPI: false). The core is loaded only when such a session starts, so API-mode
 // users never load a browser library.
-import { DeckhandApiError } from './errors';
 import type { Backend, OnLog, Started } from './backend';
 import type { ResolvedOptions } from './options';
 
@@ -45,10 +44,7 @@ export function localBackend(o: ResolvedOptions, cdpUrl?: () => string | undefin
     act: (body, onLog) => live().act(body, ctx(onLog)) as never,
     observe: (body, onLog) => live().observe(body, ctx(onLog)) as never,
     extract: (body, onLog) => live().extract(body, ctx(onLog)) as never,
-    agentExecute: async () => {
-      // The same error the API mode gives for an endpoint a server does not offer yet.
-      throw new DeckhandApiError(501, { success: false, message: 'agent does not run in this process yet (env LOCAL, or useAPI: false); use the API mode', code: 'not_implemented' });
-    },
+    agentExecute: (body, onLog) => live().agentExecute(body, ctx(onLog)) as never,
     replay: async () => live().replay() as never,
     end: async () => {
       await core!.manager.end(LOCAL_PROJECT, live().id);

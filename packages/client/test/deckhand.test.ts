@@ -185,9 +185,10 @@ describe('API mode', () => {
   it("surfaces the server's errors as DeckhandApiError, agent(...).execute included", async () => {
     const client = remote();
     await client.init();
-    const agent = await client.agent({}).execute('find the sign up form').catch((error: unknown) => error);
+    // This server has no computer-use tools: the agent refuses cua before anything runs.
+    const agent = await client.agent({ mode: 'cua' }).execute('find the sign up form').catch((error: unknown) => error);
     expect(agent).toBeInstanceOf(DeckhandApiError);
-    expect(agent).toMatchObject({ status: 501, code: 'not_implemented' });
+    expect(agent).toMatchObject({ status: 422, code: 'unprocessable' });
     await client.close();
     await expect(new Deckhand({ env: 'BROWSERBASE', apiKey: 'wrong-key', baseURL: server.url, verbose: 0 }).init()).rejects.toMatchObject({ status: 401 });
   });
@@ -252,7 +253,9 @@ describe('one scenario, every mode built so far', () => {
       const metrics = await client.metrics;
       expect(metrics.operations.map((op) => op.method)).toEqual(['navigate', 'act', 'act', 'observe', 'extract']);
       expect(JSON.stringify(metrics)).not.toContain('hunter2-secret');
-      await expect(client.agent().execute('sign up')).rejects.toMatchObject({ status: 501, code: 'not_implemented' });
+      const agent = await client.agent().execute('click the Go button, then click Submit');
+      expect(agent).toMatchObject({ success: true, completed: true, metadata: { stopReason: 'done', steps: 2 } });
+      expect(await client.extract(undefined, undefined, { selector: '#result' })).toEqual({ pageText: expect.stringMatching(/^submitted: /) });
       await client.close();
       expect(() => client.sessionId).toThrow(/closed/);
     });

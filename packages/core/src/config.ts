@@ -26,6 +26,8 @@ export interface CoreConfig {
   defaultDomSettleTimeoutMs: number;
   /** Deadline of an act, observe or extract whose request gives no timeout: none runs unbounded. */
   defaultTimeoutMs: number;
+  /** Deadline of an agentExecute run (the request has no timeout of its own); steps are bounded by toolTimeout. */
+  agentTimeoutMs: number;
   /** The server's model-related environment (keys, endpoints, cloud settings), captured once. */
   modelEnv: ModelEnv;
   /** Act cache directory; the empty string keeps the cache in memory only. */
@@ -50,6 +52,7 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   settleQuietMs: 500,
   defaultDomSettleTimeoutMs: 10_000,
   defaultTimeoutMs: 120_000,
+  agentTimeoutMs: 10 * 60_000,
   modelEnv: {},
   cacheDir: '',
   cacheMaxEntries: 1_000,
@@ -76,6 +79,7 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, m
     idleTimeoutMs: envInteger(env, 'DECKHAND_IDLE_TIMEOUT_MS', DEFAULT_CORE_CONFIG.idleTimeoutMs),
     maxSessionMs: envInteger(env, 'DECKHAND_MAX_SESSION_MS', DEFAULT_CORE_CONFIG.maxSessionMs),
     defaultTimeoutMs: envInteger(env, 'DECKHAND_DEFAULT_TIMEOUT_MS', DEFAULT_CORE_CONFIG.defaultTimeoutMs),
+    agentTimeoutMs: envInteger(env, 'DECKHAND_AGENT_TIMEOUT_MS', DEFAULT_CORE_CONFIG.agentTimeoutMs),
     chromiumPath: env.DECKHAND_CHROMIUM_PATH || undefined,
     headless: !['false', '0', 'no'].includes((env.DECKHAND_HEADLESS ?? '').toLowerCase()),
     modelEnv: Object.fromEntries(Object.entries(env).filter(([name, value]) => value !== undefined && MODEL_ENV.test(name))),

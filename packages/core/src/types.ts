@@ -4,6 +4,9 @@ import type { ReplayResponse, SessionStartRequest } from '@deckhand/contract';
 
 export type {
   Action,
+  AgentAction,
+  AgentExecuteRequest,
+  AgentResultDataOutput,
   ActRequest,
   ActResult,
   BrowserConfig,

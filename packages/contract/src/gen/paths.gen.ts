@@ -163,7 +163,9 @@ export interface paths {
         /**
          * Run an autonomous agent
          * @description Runs a multi-step agent toward `executeOptions.instruction`. An agent whose loop fails is a
-         *     200 with `result.success: false, completed: false`; an agent that cannot start is a 422.
+         *     200 with `result.success: false, completed: false` and `result.metadata.stopReason` (done,
+         *     max_steps, timeout, refused, error); an agent that cannot start is a 422 (a mode this server
+         *     has no tools for), a 400 for options it cannot honour (useSearch with no search provider).
          */
         post: operations["agentExecute"];
         delete?: never;
@@ -1070,16 +1072,6 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The capability is not available in this version of the server. */
-        NotImplemented: {
-            headers: {
-                "x-request-id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
         /**
          * @description The server's operator does not allow this: attaching to a browser on a host not in
          *     DECKHAND_CDP_ATTACH_HOSTS (`forbidden`), or a session proxy the navigation policy denies
@@ -1476,7 +1468,6 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["ModelError"];
         };
     };

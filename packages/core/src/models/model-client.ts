@@ -5,11 +5,14 @@ import { createProviderModel } from './language-model.js';
 import type { ModelCallSite } from './model-error.js';
 import { envPrefix, modelIdentity, type ModelTarget } from './resolve-model.js';
 import { generateStructured, type ModelLog, type StructuredRequest } from './structured.js';
+import { generateToolStep, type ToolStepReply, type ToolStepRequest } from './tool-step.js';
 
 export interface ModelClient {
   /** provider/model (+ endpoint): what the cache keys on; never contains a credential. */
   readonly identity: string;
   generateObject(request: StructuredRequest): Promise<unknown>;
+  /** One turn of a tool-calling conversation (the agent's loop). */
+  toolStep(request: ToolStepRequest): Promise<ToolStepReply>;
 }
 
 export function createModelClient(named: ModelTarget, sources: KeySources & { log?: ModelLog }): ModelClient {
@@ -20,6 +23,7 @@ export function createModelClient(named: ModelTarget, sources: KeySources & { lo
   return {
     identity: modelIdentity(target),
     generateObject: (request) => generateStructured(provider, site, request, sources.log),
+    toolStep: (request) => generateToolStep(provider, site, request),
   };
 }
 

@@ -8,6 +8,8 @@ import type { BrowserHandle } from '../browser/browser-handle.js';
 import type { CoreConfig } from '../config.js';
 import { findFrameById, frameIdOf } from '../dom/frame-lookup.js';
 import { DeckhandError, isDeckhandError } from '../errors.js';
+import { planAgent, type AgentPlan } from '../agent/agent-request.js';
+import { runAgent } from '../agent/run-agent.js';
 import { act } from '../operations/act.js';
 import { actCacheFor } from '../operations/act-cache-store.js';
 import { extractText } from '../operations/extract-text.js';
@@ -22,6 +24,8 @@ import type {
   ActRequest,
   ActResult,
   Action,
+  AgentExecuteRequest,
+  AgentResultDataOutput,
   ExtractRequest,
   FrameId,
   LogLine,
@@ -34,7 +38,7 @@ import { ActivePage } from './active-page.js';
 import { SessionHistory } from './history.js';
 import type { OpContext, OperationScope } from '../scope/operation-scope.js';
 import { OperationQueue } from './operation-queue.js';
-import { recordedParameters } from './recorded-parameters.js';
+import { recordedAgentParameters, recordedParameters } from './recorded-parameters.js';
 import { SessionSecrets } from './session-secrets.js';
 import type { SessionSettings } from '../scope/session-settings.js';
 import type { EndReason } from './tombstones.js';
@@ -140,6 +144,20 @@ export class Session {
     const withModel = req.schema !== undefined || Boolean(req.instruction?.trim());
     const timeoutMs = req.options?.timeout ?? this.settings.defaultTimeoutMs;
     return this.perform('extract', recordedParameters(req), ctx, timeoutMs, (scope) => (withModel ? extractWithModel(scope, req) : extractText(scope, req)));
+  }
+
+  /**
+   * Runs an agent toward an instruction: one operation (one turn, one deadline, one record), checked
+   * before it takes the turn (a mode or option this server cannot honour is refused at once).
+   */
+  agentExecute(req: AgentExecuteRequest, ctx: OpContext, plan: AgentPlan = this.planAgent(req)): Promise<AgentResultDataOutput> {
+    this.#secrets.remember(req.executeOptions.variables);
+    return this.perform('agentExecute', recordedAgentParameters(req), ctx, this.#config.agentTimeoutMs, (scope) => runAgent(scope, plan));
+  }
+
+  /** What an agent request asks, checked against what this server can do: a 4xx here comes before any stream opens. */
+  planAgent(req: AgentExecuteRequest): AgentPlan {
+    return planAgent(req, this.settings);
   }
 
   /** Runs one tool in a turn of its own (an MCP call is one), recorded under the tool's name. */

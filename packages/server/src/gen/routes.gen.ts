@@ -140,7 +140,6 @@ export const agentExecute = createRoute({
     422: { description: "The request is well-formed but cannot be carried out (for example an agent mode the model does not support).", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "The project sent more requests than its rate allows (`rate_limited`).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    501: { description: "The capability is not available in this version of the server.", content: { 'application/json': { schema: z.zErrorResponse } } },
     502: { description: "The model provider failed or answered with output that could not be used.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });

@@ -1,5 +1,4 @@
 // Session operations: navigate, act, observe, extract, agentExecute. Validate → look up → core → shape.
-import { DeckhandError } from '@deckhand/core';
 import { respond, wantsStream } from '../respond';
 import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
@@ -45,9 +44,12 @@ export function operationHandlers({ sessions, config }: RouteDeps): Pick<Handler
       return respond<'extract'>(c, config.heartbeatMs, { stream, run: (ctx) => session.extract(body, { ...ctx, modelApiKey }) });
     },
 
-    agentExecute: async (c) => {
-      sessions.get(c.get('projectId'), c.req.valid('param').id);
-      throw new DeckhandError('not_implemented', 'agentExecute is not available yet in this server; use act, observe and extract');
+    agentExecute: (c) => {
+      const body = c.req.valid('json');
+      const { session, stream, modelApiKey, cacheBypass } = prepare(c.get('projectId'), c.req.valid('param').id, c.req.valid('header'), body.streamResponse);
+      // A mode or option this server cannot honour is refused before a stream opens.
+      const plan = session.planAgent(body);
+      return respond<'agentExecute'>(c, config.heartbeatMs, { stream, run: (ctx) => session.agentExecute(body, { ...ctx, modelApiKey, cacheBypass }, plan) });
     },
   };
 }

@@ -1349,10 +1349,6 @@ export type AgentExecuteErrors = {
      */
     500: ErrorResponse;
     /**
-     * The capability is not available in this version of the server.
-     */
-    501: ErrorResponse;
-    /**
      * The model provider failed or answered with output that could not be used.
      */
     502: ErrorResponse;

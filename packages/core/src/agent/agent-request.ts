@@ -1,0 +1,66 @@
+// An agentExecute request, checked and normalised before the run takes the session's turn: the mode
+// (mode wins over the deprecated cua flag), the model (a string in agentConfig.model with the legacy
+// provider beside it counts as that provider's), the options' defaults, and what this server cannot
+// do refused up front: a mode it has no tools for is 422, a search with no provider is 400.
+import { DeckhandError } from '../errors.js';
+import type { ModelConfig } from '../models/model-config.js';
+import { resolveModel, type ModelTarget } from '../models/resolve-model.js';
+import type { SessionSettings } from '../scope/session-settings.js';
+import type { AgentExecuteRequest, FrameId, ModelConfigOrName, Variables } from '../types.js';
+import type { AgentMode } from './agent-registry.js';
+
+export const DEFAULT_MAX_STEPS = 20;
+export const DEFAULT_TOOL_TIMEOUT_MS = 45_000;
+
+export interface AgentPlan {
+  instruction: string;
+  mode: AgentMode;
+  /** The agent model: agentConfig.model, else the session's. */
+  model: ModelConfig | string;
+  target: ModelTarget;
+  /** The model inside act/observe/extract tools: executionModel, else the agent model. */
+  executionModel: ModelConfigOrName;
+  systemPrompt?: string;
+  maxSteps: number;
+  toolTimeoutMs: number;
+  variables?: Variables;
+  frameId?: FrameId;
+  highlightCursor: boolean;
+}
+
+export function planAgent(request: AgentExecuteRequest, settings: SessionSettings): AgentPlan {
+  const { agentConfig: config, executeOptions: options } = request;
+  const mode: AgentMode = config.mode ?? (config.cua ? 'cua' : 'dom');
+  const model: ModelConfig | string =
+    typeof config.model === 'string' && config.provider && !config.model.includes('/')
+      ? { modelName: config.model, provider: config.provider }
+      : (config.model ?? settings.modelName);
+  const target = resolveModel(model, settings.modelName);
+  if (mode !== 'dom') throw unsupportedMode(mode, target);
+  if (options.useSearch) {
+    throw new DeckhandError('validation_error', 'useSearch needs a web search provider, and none is configured on this server', [
+      { path: 'executeOptions.useSearch', message: 'no search provider is configured' },
+    ]);
+  }
+  return {
+    instruction: options.instruction,
+    mode,
+    model,
+    target,
+    executionModel: config.executionModel ?? model,
+    systemPrompt: config.systemPrompt ?? settings.systemPrompt,
+    maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+    toolTimeoutMs: options.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_MS,
+    variables: options.variables,
+    frameId: request.frameId ?? undefined,
+    highlightCursor: options.highlightCursor ?? false,
+  };
+}
+
+function unsupportedMode(mode: AgentMode, target: ModelTarget): DeckhandError {
+  const model = `${target.providerName}/${target.modelId}`;
+  if (target.kind === 'builtin') {
+    return new DeckhandError('unprocessable', `The built-in offline model has no ${mode === 'cua' ? 'computer use' : 'vision'}: use mode "dom"`);
+  }
+  return new DeckhandError('unprocessable', `Agent mode "${mode}" is not available in this server yet (model ${model}): use mode "dom"`);
+}

@@ -1,0 +1,60 @@
+// The agent with no model key (builtin/offline): the instruction is cut into single steps, each is
+// grounded and run by act with the offline matcher (or by the execution model, when one is given),
+// and the run stops at the first step that cannot be grounded or has no effect, saying which. It
+// never guesses: a step the matcher does not recognise is a stop, not a try.
+import { actionTools } from '../tools/action-tools.js';
+import { browserTools } from '../tools/browser-tools.js';
+import type { Deadline } from '../scope/deadline.js';
+import type { OperationScope } from '../scope/operation-scope.js';
+import type { Tool } from '../tools/tool.js';
+import type { ActResult } from '../types.js';
+import type { LoopState } from './agent-loop.js';
+import type { AgentPlan } from './agent-request.js';
+import type { AgentEnd } from './agent-result.js';
+import type { AgentUsage } from './agent-usage.js';
+import { splitSteps, urlOfStep } from './split-steps.js';
+import { runToolCall } from './tool-call.js';
+
+export async function offlineRun(scope: OperationScope, plan: AgentPlan, run: Deadline, usage: AgentUsage, state: LoopState): Promise<AgentEnd> {
+  const options = { model: plan.executionModel, variables: plan.variables, frameId: plan.frameId };
+  const tools = new Map<string, Tool>([...actionTools(options), ...browserTools(options)].map((t) => [t.name, t as Tool]));
+  const steps = splitSteps(plan.instruction);
+  const done: string[] = [];
+  for (const [index, step] of steps.entries()) {
+    if (state.steps >= plan.maxSteps) {
+      return { reason: 'max_steps', success: false, message: `Stopped after ${plan.maxSteps} step(s) of ${steps.length}; not done: ${steps.slice(index).join('; ')}` };
+    }
+    state.steps += 1;
+    const url = urlOfStep(step);
+    const [tool, input] = url ? [tools.get('goto')!, { url }] : [tools.get('act')!, { action: step }];
+    const started = Date.now();
+    const outcome = await runToolCall(tool, input, scope, run, plan.toolTimeoutMs, usage);
+    const acted = outcome.ok ? (outcome.output as Partial<ActResult>) : undefined;
+    const ok = outcome.ok && acted?.success !== false;
+    const message = outcome.ok ? (acted?.message ?? `opened ${url}`) : outcome.error;
+    state.actions.push({
+      type: tool.name,
+      instruction: step,
+      action: acted?.actionDescription ?? step,
+      reasoning: `step ${index + 1} of ${steps.length}`,
+      taskCompleted: ok && index === steps.length - 1,
+      success: ok,
+      ...(!ok && { error: message }),
+      timeMs: Date.now() - started,
+      pageUrl: scope.page.url(),
+    });
+    scope.log({ category: 'agent', message: `step ${index + 1}: ${step} → ${ok ? 'done' : `failed: ${message}`}`, level: 1 });
+    if (!ok) {
+      // Not grounded (no action chosen) is a refusal to guess; a chosen action that failed is an error.
+      const grounded = (acted?.actions?.length ?? 0) > 0;
+      const before = done.length > 0 ? ` Done before it: ${done.join('; ')}.` : '';
+      return {
+        reason: grounded ? 'error' : 'refused',
+        success: false,
+        message: `Stopped at step ${index + 1} of ${steps.length} ("${step}"): ${message}.${before}`,
+      };
+    }
+    done.push(step);
+  }
+  return { reason: 'done', success: true, message: `Done in ${steps.length} step(s): ${steps.join('; ')}` };
+}
