@@ -13,6 +13,8 @@ export default defineConfig({
       { test: { ...shared, name: 'contract:client', include: ['test/contract/**/*.test.ts'], env: { CONTRACT_DRIVER: 'client' } } },
       // Attacks on the service (issue 6), each reproduced through the public interface.
       { test: { ...shared, name: 'security', include: ['test/security/**/*.test.ts'], env: { CONTRACT_DRIVER: 'http' } } },
+      // Instructions on realistic pages, judged by what happened in the page; prints its score (issue 12).
+      { test: { ...shared, name: 'grounding', include: ['test/grounding/**/*.test.ts'] } },
     ],
   },
 });
