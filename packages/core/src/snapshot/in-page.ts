@@ -2,6 +2,7 @@
 // text, so an in-page function cannot use imports or closures: the helpers it needs are inlined
 // into one wrapper here and handed to it as its second argument.
 
+import { pointerListenersOf } from '../dom/listener-hook.js';
 import { shadowRootOf } from '../dom/shadow-hook.js';
 import { elementPath } from './element-path.js';
 
@@ -9,6 +10,7 @@ import { elementPath } from './element-path.js';
 export interface InPageLib {
   shadowRootOf: typeof shadowRootOf;
   elementPath: typeof elementPath;
+  pointerListenersOf: typeof pointerListenersOf;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface InPageLib {
 export function inPage<A, R>(fn: (arg: A, lib: InPageLib) => R): (arg: A) => R {
   const source = `(arg) => {
     const __name = (f) => f;
-    const lib = { shadowRootOf: ${shadowRootOf}, elementPath: ${elementPath} };
+    const lib = { shadowRootOf: ${shadowRootOf}, elementPath: ${elementPath}, pointerListenersOf: ${pointerListenersOf} };
     return (${fn})(arg, lib);
   }`;
   return new Function(`return ${source}`)() as (arg: A) => R;

@@ -41,6 +41,12 @@ export interface WalkNode {
   placeholder?: string;
   scrollable?: 1;
   clickable?: 1;
+  /** Reacts to the pointer entering it (mouseenter/mouseover handlers): a hover menu, a tooltip. */
+  hoverable?: 1;
+  /** aria-haspopup: the kind of popup it opens (menu, listbox, dialog, …). */
+  popup?: string;
+  /** Text of the row, card or list item around the element, with field labels (not printed; for matching). */
+  context?: string;
   level?: number;
   /** Index into WalkArgs.frameOwners: this node owns a child frame. */
   frame?: number;
@@ -58,6 +64,9 @@ export interface WalkResult {
 export function walkFrame(args: WalkArgs, lib: InPageLib): string {
   const MAX_NAME = 100;
   const MAX_TEXT = 300;
+  const MAX_CONTEXT = 300;
+  /** A generic element that takes clicks or hovers is named by its text when the text is this short. */
+  const MAX_CONTENT_NAME = 80;
   const MAX_OPTIONS = 10;
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'br', 'wbr', 'datalist', 'param', 'source', 'track']);
   const INTERACTIVE = new Set(['link', 'button', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'slider', 'spinbutton', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'gridcell', 'scrollbar', 'iframe']);
@@ -132,11 +141,15 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     }
   }
 
-  /** Visible text of a subtree, for names from content and label text; stops early when long. */
-  function textOf(root: Node, skip: Element | null): string {
+  /**
+   * Visible text of a subtree, for names from content and label text; stops early when longer than
+   * `max`. `around`: the text that surrounds a control instead, buttons left out (they are other
+   * controls, not what the row or card says) and fields given by their aria-label or placeholder.
+   */
+  function textOf(root: Node, skip: Element | null, max = MAX_NAME * 2, around = false): string {
     let out = '';
     const visit = (n: Node) => {
-      if (out.length > MAX_NAME * 2) return;
+      if (out.length > max) return;
       if (n.nodeType === 3) {
         out += n.nodeValue;
         return;
@@ -144,22 +157,64 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
       if (n.nodeType !== 1) return;
       const el = n as Element;
       const tag = el.localName;
-      if (el === skip || SKIP.has(tag) || tag === 'select' || tag === 'textarea' || el.getAttribute('aria-hidden') === 'true') return;
+      if (el === skip || SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true') return;
+      // Text that is not rendered (a closed submenu, display:none) is no part of a name.
+      if (el.getClientRects().length === 0 && getComputedStyle(el).display !== 'contents') return;
       if (tag === 'img') {
         out += ' ' + (el.getAttribute('alt') ?? '') + ' ';
         return;
       }
-      if (tag === 'input') {
+      if (tag === 'input' || tag === 'select' || tag === 'textarea') {
         const type = el.getAttribute('type');
-        if (type === 'submit' || type === 'button') out += ' ' + (el as HTMLInputElement).value + ' ';
+        const button = type === 'submit' || type === 'button' || type === 'reset';
+        if (around && !button) out += ' ' + (el.getAttribute('aria-label') ?? el.getAttribute('placeholder') ?? '') + ' ';
+        else if (!around && button) out += ' ' + (el as HTMLInputElement).value + ' ';
+        return;
+      }
+      if (around && el !== root && (tag === 'button' || el.getAttribute('role') === 'button')) return;
+      if (tag === 'details' && !(el as HTMLDetailsElement).open) {
+        const summary = el.querySelector(':scope > summary');
+        if (summary) visit(summary);
         return;
       }
       const sr = lib.shadowRootOf(el);
       for (let c = (sr ?? el).firstChild; c; c = c.nextSibling) visit(c);
-      if (BLOCK.has(tag)) out += ' ';
+      // Around a control, neighbouring links and labels are separate words even when inline.
+      if (around || BLOCK.has(tag)) out += ' ';
     };
     visit(root);
     return squash(out);
+  }
+
+  /** An element's parent, stepping out of a shadow root to its host. */
+  function parentOf(el: Element): Element | null {
+    const p = el.parentNode;
+    if (!p) return null;
+    return p.nodeType === 11 ? (p as ShadowRoot).host : p.nodeType === 1 ? (p as Element) : null;
+  }
+
+  const aroundCache = new Map<Element, string>();
+  /**
+   * The words around a control: the text of its nearest ancestor that says more than the control
+   * itself (its table row, card, list item or label), so "the Delete button for Bob" and "add the
+   * Blue Mug to the cart" can be told apart. None when that ancestor is the page or a large region.
+   */
+  function contextOf(el: Element): string | undefined {
+    const own = el.localName === 'button' || el.getAttribute('role') === 'button' ? 0 : textOf(el, null, MAX_CONTEXT, true).length;
+    let a = parentOf(el);
+    for (let depth = 0; a && depth < 8; depth++, a = parentOf(a)) {
+      if (a.localName === 'body' || a.localName === 'html') return undefined;
+      let text = aroundCache.get(a);
+      if (text === undefined) aroundCache.set(a, (text = textOf(a, null, MAX_CONTEXT, true)));
+      if (text.length > own) return text.length > MAX_CONTEXT ? undefined : text;
+    }
+    return undefined;
+  }
+
+  /** Whether a visible control lies inside: then the listener belongs to a container, not to a control of its own. */
+  function holdsControls(el: Element): boolean {
+    for (const d of el.querySelectorAll('a[href],button,input,select,textarea,[role],[onclick],[tabindex]')) if (d.getClientRects().length) return true;
+    return false;
   }
 
   function byIds(el: Element, ids: string): string {
@@ -253,7 +308,15 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
   /** Walks the children of a container: `path` is the container's deep XPath prefix. */
   function walkChildren(parent: Element | Document | ShadowRoot, path: string, kids: Line[], quiet: boolean, hiddenText: boolean, pointer: boolean) {
     const counts: Record<string, number> = Object.create(null);
+    // A closed <details> shows its summary only; the rest is not rendered.
+    const closed = (parent as Element).localName === 'details' && !(parent as HTMLDetailsElement).open;
+    let summarySeen = false;
     for (let c = parent.firstChild; c; c = c.nextSibling) {
+      if (closed && !(c.nodeType === 1 && (c as Element).localName === 'summary' && !summarySeen)) {
+        if (c.nodeType === 1) counts[(c as Element).localName] = (counts[(c as Element).localName] ?? 0) + 1;
+        continue;
+      }
+      if (c.nodeType === 1 && (c as Element).localName === 'summary') summarySeen = true;
       if (c.nodeType === 3) {
         if (quiet || hiddenText) continue;
         const t = squash(c.nodeValue ?? '');
@@ -295,14 +358,18 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     const editable = (el as HTMLElement).isContentEditable && !(el.parentElement as HTMLElement | null)?.isContentEditable;
     if (editable && !role) role = 'textbox';
     const pointer = style.cursor === 'pointer';
-    const clickable = !hidden && !INTERACTIVE.has(role) && role !== 'heading' && (el.hasAttribute('onclick') || (pointer && !parentPointer));
+    // Handlers a script added (not attributes) are known from the listener hook; html and body listen for the whole page.
+    const listens = tag === 'html' || tag === 'body' ? 0 : lib.pointerListenersOf(el);
+    const plain = !hidden && !INTERACTIVE.has(role) && role !== 'heading';
+    const clickable = plain && (el.hasAttribute('onclick') || (pointer && !parentPointer) || ((listens & 1) !== 0 && !holdsControls(el)));
+    const hoverable = !hidden && role !== 'heading' && (el.hasAttribute('onmouseenter') || el.hasAttribute('onmouseover') || ((listens & 2) !== 0 && !holdsControls(el)));
     let scrollable = false;
     const oy = style.overflowY;
     const ox = style.overflowX;
     if ((oy === 'auto' || oy === 'scroll' || ox === 'auto' || ox === 'scroll') && tag !== 'html' && tag !== 'body') {
       scrollable = el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
     }
-    const ref = !hidden && (INTERACTIVE.has(role) || role === 'heading' || clickable || scrollable || editable);
+    const ref = !hidden && (INTERACTIVE.has(role) || role === 'heading' || clickable || hoverable || scrollable || editable);
 
     if (hidden && !ref) {
       // visibility:hidden hides the element's own text, but a descendant may set visibility back.
@@ -313,10 +380,18 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     }
 
     const node: Line = { depth: 0, role: role || 'generic', tag };
-    const nameFromContent = NAME_FROM_CONTENT.has(role);
+    let nameFromContent = NAME_FROM_CONTENT.has(role);
     // Names cost a subtree read: only lines that may be printed need one (not cells, list items…).
     const mayPrint = ref || LANDMARKS.has(role) || GROUPS.has(role) || role === 'img';
-    const name = mayPrint ? accessibleName(el, tag, role) : '';
+    let name = mayPrint ? accessibleName(el, tag, role) : '';
+    // A <div> that takes clicks or hovers is named by its short text, as a button would be.
+    if (!role && !name && (clickable || hoverable)) {
+      const text = textOf(el, null, MAX_CONTENT_NAME);
+      if (text && text.length <= MAX_CONTENT_NAME) {
+        name = text;
+        nameFromContent = true;
+      }
+    }
     if (name) node.name = clip(name, MAX_NAME);
 
     if (ref) {
@@ -329,7 +404,12 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
       node.xpath = path;
       describeState(el, tag, role, node);
       if (clickable) node.clickable = 1;
+      if (hoverable) node.hoverable = 1;
       if (scrollable) node.scrollable = 1;
+      if (role !== 'heading' && role !== 'iframe') {
+        const around = contextOf(el);
+        if (around && around !== node.name) node.context = around;
+      }
     }
     if (role === 'heading') node.level = Number(el.getAttribute('aria-level')) || Number(tag.slice(1)) || undefined;
 
@@ -403,6 +483,8 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     if (checked !== undefined && node.checked === undefined) node.checked = checked;
     const pressed = triState(el.getAttribute('aria-pressed'));
     if (pressed !== undefined) node.pressed = pressed;
+    const popup = el.getAttribute('aria-haspopup');
+    if (popup && popup !== 'false') node.popup = popup === 'true' ? 'menu' : popup;
     const expanded = el.getAttribute('aria-expanded');
     if (expanded === 'true' || expanded === 'false') node.expanded = expanded === 'true';
     if (el.getAttribute('aria-selected') === 'true' || (el.getAttribute('aria-current') ?? 'false') !== 'false') node.current = 1;
