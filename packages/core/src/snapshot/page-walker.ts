@@ -78,6 +78,9 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
   const GROUPS = new Set(['list', 'table', 'row', 'group', 'rowgroup']);
   // Block boxes separate words when their text is joined into a name.
   const BLOCK = new Set(['div', 'p', 'li', 'td', 'th', 'tr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article']);
+  // One entry of a list, table or feed: what lies beyond it belongs to other entries.
+  const ITEMS = new Set(['li', 'tr', 'article', 'dt', 'dd']);
+  const ITEM_ROLES = new Set(['listitem', 'row', 'article', 'option', 'treeitem']);
   const TEXT_INPUTS = new Set(['', 'text', 'email', 'tel', 'url', 'search', 'password', 'number', 'date', 'datetime-local', 'month', 'week', 'time', 'color']);
 
   type Line = WalkNode & { kids?: Line[] };
@@ -157,6 +160,10 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
       if (n.nodeType !== 1) return;
       const el = n as Element;
       const tag = el.localName;
+      if (tag === 'br') {
+        out += ' ';
+        return;
+      }
       if (el === skip || SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true') return;
       // Text that is not rendered (a closed submenu, display:none) is no part of a name.
       if (el.getClientRects().length === 0 && getComputedStyle(el).display !== 'contents') return;
@@ -197,7 +204,8 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
   /**
    * The words around a control: the text of its nearest ancestor that says more than the control
    * itself (its table row, card, list item or label), so "the Delete button for Bob" and "add the
-   * Blue Mug to the cart" can be told apart. None when that ancestor is the page or a large region.
+   * Blue Mug to the cart" can be told apart. None when that ancestor is the page or a large region,
+   * or when the control's own row or list item says nothing more (the list around it is not its context).
    */
   function contextOf(el: Element): string | undefined {
     const own = el.localName === 'button' || el.getAttribute('role') === 'button' ? 0 : textOf(el, null, MAX_CONTEXT, true).length;
@@ -207,6 +215,7 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
       let text = aroundCache.get(a);
       if (text === undefined) aroundCache.set(a, (text = textOf(a, null, MAX_CONTEXT, true)));
       if (text.length > own) return text.length > MAX_CONTEXT ? undefined : text;
+      if (ITEMS.has(a.localName) || ITEM_ROLES.has(a.getAttribute('role') ?? '')) return undefined;
     }
     return undefined;
   }
