@@ -94,9 +94,9 @@ function maskNode(node: WalkNode, secrets: readonly string[]): void {
 
 function toElement(id: string, node: WalkNode, prefix: string): SnapshotElement {
   const el: SnapshotElement = { id, role: node.role ?? 'generic', name: node.name ?? '', tag: node.tag ?? '', xpath: prefix + (node.xpath ?? '') };
-  const copy = ['value', 'checked', 'pressed', 'selected', 'options', 'expanded', 'href', 'placeholder', 'level', 'popup', 'context'] as const;
+  const copy = ['value', 'checked', 'pressed', 'selected', 'options', 'expanded', 'href', 'placeholder', 'level', 'popup', 'context', 'inputType'] as const;
   for (const k of copy) if (node[k] !== undefined) (el as unknown as Record<string, unknown>)[k] = node[k];
-  for (const k of ['disabled', 'required', 'scrollable', 'current', 'clickable', 'hoverable'] as const) if (node[k]) el[k] = true;
+  for (const k of ['disabled', 'required', 'scrollable', 'current', 'clickable', 'hoverable', 'covered'] as const) if (node[k]) el[k] = true;
   return el;
 }
 

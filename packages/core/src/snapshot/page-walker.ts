@@ -47,6 +47,10 @@ export interface WalkNode {
   popup?: string;
   /** Text of the row, card or list item around the element, with field labels (not printed; for matching). */
   context?: string;
+  /** An input's type when it says what the field holds: email, password, date, tel, … (not printed). */
+  inputType?: string;
+  /** Behind a modal overlay that takes the clicks (not printed; for matching). */
+  covered?: 1;
   level?: number;
   /** Index into WalkArgs.frameOwners: this node owns a child frame. */
   frame?: number;
@@ -78,9 +82,11 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
   const GROUPS = new Set(['list', 'table', 'row', 'group', 'rowgroup']);
   // Block boxes separate words when their text is joined into a name.
   const BLOCK = new Set(['div', 'p', 'li', 'td', 'th', 'tr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article']);
+  const TEXT_INPUT_PLAIN = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'hidden']);
   // One entry of a list, table or feed: what lies beyond it belongs to other entries.
   const ITEMS = new Set(['li', 'tr', 'article', 'dt', 'dd']);
   const ITEM_ROLES = new Set(['listitem', 'row', 'article', 'option', 'treeitem']);
+  const BOUNDARY_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'main', 'form', 'dialog', 'alertdialog', 'search', 'region', 'toolbar', 'menu', 'menubar', 'tablist', 'group', 'radiogroup']);
   const TEXT_INPUTS = new Set(['', 'text', 'email', 'tel', 'url', 'search', 'password', 'number', 'date', 'datetime-local', 'month', 'week', 'time', 'color']);
 
   type Line = WalkNode & { kids?: Line[] };
@@ -148,8 +154,10 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
    * Visible text of a subtree, for names from content and label text; stops early when longer than
    * `max`. `around`: the text that surrounds a control instead, buttons left out (they are other
    * controls, not what the row or card says) and fields given by their aria-label or placeholder.
+   * `plain`: only text that is no control's (no links, buttons or fields).
    */
-  function textOf(root: Node, skip: Element | null, max = MAX_NAME * 2, around = false): string {
+  function textOf(root: Node, skip: Element | null, max = MAX_NAME * 2, mode: 'name' | 'around' | 'plain' = 'name'): string {
+    const around = mode !== 'name';
     let out = '';
     const visit = (n: Node) => {
       if (out.length > max) return;
@@ -167,6 +175,8 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
       if (el === skip || SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true') return;
       // Text that is not rendered (a closed submenu, display:none) is no part of a name.
       if (el.getClientRects().length === 0 && getComputedStyle(el).display !== 'contents') return;
+      // A field's own label says what its row is about ("Discount code"); its value does not.
+      if (mode === 'plain' && el !== root && isControl(el, tag) && tag !== 'input' && tag !== 'select' && tag !== 'textarea') return;
       if (tag === 'img') {
         out += ' ' + (el.getAttribute('alt') ?? '') + ' ';
         return;
@@ -200,22 +210,63 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     return p.nodeType === 11 ? (p as ShadowRoot).host : p.nodeType === 1 ? (p as Element) : null;
   }
 
+  /** Links, buttons, fields and elements with a widget role. */
+  function isControl(el: Element, tag: string): boolean {
+    if (tag === 'button' || tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'summary' || (tag === 'a' && el.hasAttribute('href'))) return true;
+    const role = el.getAttribute('role');
+    return role !== null && INTERACTIVE.has(role.trim().split(/\s+/)[0]!);
+  }
+
   const aroundCache = new Map<Element, string>();
+  const plainCache = new Map<Element, string>();
+  const cached = (cache: Map<Element, string>, a: Element, mode: 'around' | 'plain') => {
+    let text = cache.get(a);
+    if (text === undefined) cache.set(a, (text = textOf(a, null, MAX_CONTEXT, mode)));
+    return text;
+  };
   /**
-   * The words around a control: the text of its nearest ancestor that says more than the control
-   * itself (its table row, card, list item or label), so "the Delete button for Bob" and "add the
-   * Blue Mug to the cart" can be told apart. None when that ancestor is the page or a large region,
-   * or when the control's own row or list item says nothing more (the list around it is not its context).
+   * The words around a control: the text of its nearest ancestor that says something besides
+   * controls (its card, label or section), or of its table row or list item, so "the Delete
+   * button for Bob" and "add the Blue Mug to the cart" can be told apart. None when that ancestor is
+   * the page or a large region, or when the control's own row or list item says nothing more (the
+   * list around it is not its context).
    */
   function contextOf(el: Element): string | undefined {
-    const own = el.localName === 'button' || el.getAttribute('role') === 'button' ? 0 : textOf(el, null, MAX_CONTEXT, true).length;
+    const tag = el.localName;
+    // What the element itself adds to an ancestor's plain text: a field its label, a link or button nothing.
+    const field = tag === 'input' || tag === 'select' || tag === 'textarea';
+    const ownPlain = isControl(el, tag) && !field ? 0 : textOf(el, null, MAX_CONTEXT, 'plain').length;
+    const ownAround = tag === 'button' || el.getAttribute('role') === 'button' ? 0 : textOf(el, null, MAX_CONTEXT, 'around').length;
     let a = parentOf(el);
     for (let depth = 0; a && depth < 8; depth++, a = parentOf(a)) {
       if (a.localName === 'body' || a.localName === 'html') return undefined;
-      let text = aroundCache.get(a);
-      if (text === undefined) aroundCache.set(a, (text = textOf(a, null, MAX_CONTEXT, true)));
-      if (text.length > own) return text.length > MAX_CONTEXT ? undefined : text;
-      if (ITEMS.has(a.localName) || ITEM_ROLES.has(a.getAttribute('role') ?? '')) return undefined;
+      const item = ITEMS.has(a.localName) || ITEM_ROLES.has(a.getAttribute('role') ?? '');
+      const says = cached(plainCache, a, 'plain').length > ownPlain;
+      // A landmark (a navigation bar, a dialog, a form) bounds the search: what lies beyond is another part of the page.
+      if (!says && !item && BOUNDARY_ROLES.has(a.getAttribute('role') ?? implicitRole(a, a.localName))) return undefined;
+      if (!says && !item) continue;
+      const text = cached(aroundCache, a, 'around');
+      if (text.length <= ownAround) return undefined;
+      return text.length > MAX_CONTEXT ? undefined : text;
+    }
+    return undefined;
+  }
+
+  /**
+   * A fixed layer over (nearly) the whole viewport, at its centre: a modal's backdrop. Controls
+   * outside it cannot be clicked while it is there.
+   */
+  function modalOverlay(): Element | undefined {
+    let hit: Element | null = document.elementFromPoint(vw / 2, vh / 2);
+    for (let sr = hit && lib.shadowRootOf(hit); sr; sr = hit && lib.shadowRootOf(hit)) {
+      const inner: Element | null = sr.elementFromPoint(vw / 2, vh / 2);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    for (let a = hit; a && a.localName !== 'body' && a.localName !== 'html'; a = parentOf(a)) {
+      if (getComputedStyle(a).position !== 'fixed') continue;
+      const r = a.getBoundingClientRect();
+      if (r.width * r.height >= vw * vh * 0.9) return a;
     }
     return undefined;
   }
@@ -270,6 +321,8 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     }
     if (NAME_FROM_CONTENT.has(role) && tag !== 'input') {
       const t = textOf(el, null);
+      // An icon ("🗑", "⚙") says less than the tooltip a person hovers to read.
+      if (t && !/[\p{L}\p{N}]/u.test(t) && el.getAttribute('title')?.trim()) return squash(el.getAttribute('title')!);
       if (t) return t;
     }
     return squash(el.getAttribute('title') ?? el.getAttribute('placeholder') ?? '');
@@ -414,6 +467,7 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
       describeState(el, tag, role, node);
       if (clickable) node.clickable = 1;
       if (hoverable) node.hoverable = 1;
+      if (overlay && !overlay.contains(el) && !overlayHosts(el)) node.covered = 1;
       if (scrollable) node.scrollable = 1;
       if (role !== 'heading' && role !== 'iframe') {
         const around = contextOf(el);
@@ -454,6 +508,7 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     if (tag === 'input' || tag === 'textarea') {
       const input = el as HTMLInputElement;
       const type = tag === 'input' ? (input.getAttribute('type') ?? '').toLowerCase() : '';
+      if (type && type !== 'text' && !TEXT_INPUT_PLAIN.has(type)) node.inputType = type;
       if (type === 'checkbox' || type === 'radio') {
         node.checked = input.indeterminate ? 'mixed' : input.checked;
       } else if (tag === 'textarea' || TEXT_INPUTS.has(type) || type === 'range') {
@@ -498,6 +553,13 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     if (expanded === 'true' || expanded === 'false') node.expanded = expanded === 'true';
     if (el.getAttribute('aria-selected') === 'true' || (el.getAttribute('aria-current') ?? 'false') !== 'false') node.current = 1;
     if (role === 'option' && tag === 'option' && (el as HTMLOptionElement).selected) node.current = 1;
+  }
+
+  const overlay = modalOverlay();
+  /** Whether the overlay lies in a shadow root above el (el is in it then, not behind it). */
+  function overlayHosts(el: Element): boolean {
+    for (let a: Element | null = el; a; a = parentOf(a)) if (a === overlay) return true;
+    return false;
   }
 
   const top: Line[] = [];

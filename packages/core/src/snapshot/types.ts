@@ -38,6 +38,10 @@ export interface SnapshotElement {
   popup?: string;
   /** Text of the row, card or list item around the element, with field labels; not in the outline. */
   context?: string;
+  /** An input's type when it says what the field holds: email, password, date, tel, …; not in the outline. */
+  inputType?: string;
+  /** Behind a modal overlay that takes the clicks; not in the outline. */
+  covered?: boolean;
   /** Heading level. */
   level?: number;
 }

@@ -196,6 +196,7 @@ function set(page: Page, target: string, value: string): Choice {
 
 function act(element: SnapshotElement, method: string, args: string[] = [], detail = ''): Choice {
   if (element.disabled) return { failure: `[${element.id}] ${describeElement(element)} is disabled` };
+  if (element.covered) return { failure: `[${element.id}] ${describeElement(element)} is behind a dialog or overlay; close that first` };
   const description = [method, describeElement(element), detail].filter(Boolean).join(' ');
   return { elementId: element.id, method, arguments: args, description };
 }

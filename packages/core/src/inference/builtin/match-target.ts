@@ -4,10 +4,12 @@
 // clear best match wins; a tie is reported with the candidates; no match is reported with the
 // nearest candidates. Nothing is ever picked for being first of its kind.
 import type { SnapshotElement } from '../../snapshot/types.js';
-import { fitsNeed, KINDS, NEED_LABELS, type NamedKind, type Need } from './element-kinds.js';
+import { fitsNeed, isCheckable, isEditable, isSelectable, KINDS, NEED_LABELS, type NamedKind, type Need } from './element-kinds.js';
 import { describeElement, type ElementView, type Page } from './page-view.js';
 import { parseTarget, type TargetPhrase } from './target-phrase.js';
-import { alternatives, stem } from './words.js';
+import { alternatives, FILLER, stem } from './words.js';
+
+const FILLER_STEMS = new Set([...FILLER].map(stem));
 
 /** Words the instruction's verb contributes ("add" in "add the Blue Mug to the cart"). */
 export interface VerbWords {
@@ -111,21 +113,26 @@ function kindFit(e: SnapshotElement, kind: NamedKind): 0 | 1 | 2 {
   return rule.strict(e) ? 2 : rule.lenient?.(e) ? 1 : 0;
 }
 
-const OWN = 4;
-const HREF = 3;
-const AROUND = 2;
-const SECTION = 1;
+const OWN = 8;
+const HREF = 6;
+const AROUND = 4;
+const SECTION = 2;
+const PAGE = 1;
 
 /**
  * The rank of an element for a phrase, or undefined when it does not fit. Ranks compare, in order:
- * how exactly a quoted name matches; how many of the verb's words the element's name carries; how
- * closely the words are found (on the element, in its link, around it, in its section); whether the
- * element's whole name was asked for; whether it is strictly of the named kind.
+ * whether it can be clicked at all (not behind a modal); how exactly a quoted name matches; how
+ * many of the verb's words the element's name carries; how closely the words are found (on the
+ * element, in its link, around it, in its section, in the page title); whether the element's whole
+ * name was asked for; whether it is strictly of the named kind.
  */
 function score(view: ElementView, phrase: TargetPhrase, query: TargetQuery, strictKind: boolean): Scored | undefined {
   const verbWords = query.verb?.words ?? [];
-  // Nouns for the surroundings name the target only when nothing else does ("the address field").
-  const words = phrase.words.length > 0 || phrase.quoted || verbWords.length > 0 ? phrase.words : phrase.nouns;
+  // Nouns for the surroundings name the target only when nothing else does ("the address field"),
+  // and linking words only when there is nothing else at all ("the About field").
+  const named = phrase.words.length > 0 || phrase.quoted !== undefined || verbWords.length > 0;
+  const words = named ? phrase.words : phrase.nouns.length > 0 ? phrase.nouns : phrase.linking;
+  const nouns = named ? phrase.nouns : [];
   const asked = new Set([...words, ...phrase.nouns, ...(phrase.quoted ?? []), ...verbWords].flatMap(alternatives));
   if (namesAnotherAction(view, asked)) return undefined;
 
@@ -148,12 +155,16 @@ function score(view: ElementView, phrase: TargetPhrase, query: TargetQuery, stri
 
   let onElement = quotedTier > 0;
   let sum = 0;
+  const linking = words === phrase.linking;
   for (const word of words) {
-    const level = option?.includes(word) ? OWN : levelOf(view, word);
+    const level = option?.includes(word) ? OWN : linking ? (view.ownAll.has(word) ? OWN : 0) : levelOf(view, word);
     if (level === 0) return undefined;
     if (level === OWN || (level === HREF && query.byAddress)) onElement = true;
     sum += level;
   }
+  // A noun for the surroundings is not required, and never decides between elements; but one that
+  // the element carries shows the element is named ("the newsletter email field").
+  if (nouns.some((noun) => levelOf(view, noun) === OWN)) onElement = true;
 
   // The verb that names the control is on it, in its link's address, or heads its section ("Subscribe and save").
   let verbOnElement = 0;
@@ -169,12 +180,14 @@ function score(view: ElementView, phrase: TargetPhrase, query: TargetQuery, stri
     }
   }
   const needsWords = words.length > 0 || (query.verb?.required ?? false);
-  if (needsWords && !onElement) return undefined;
+  // "open the message from Lena": a link is what opens its row, when the words name the row.
+  const opensItsRow = query.byAddress === true && view.element.role === 'link' && words.length > 0 && words.every((w) => levelOf(view, w) >= AROUND);
+  if (needsWords && !onElement && !opensItsRow) return undefined;
 
-  const wholeName = view.name.length > 0 && view.name.every((w) => asked.has(w) || option?.includes(w)) ? 1 : 0;
+  const wholeName = view.name.length > 0 && view.name.every((w) => asked.has(w) || option?.includes(w) || FILLER_STEMS.has(w)) ? 1 : 0;
   return {
     match: { element: view.element, view, ...(optionLabel !== undefined && { option: optionLabel }) },
-    rank: [quotedTier, verbOnElement, sum, wholeName, strictKind ? 1 : 0],
+    rank: [view.element.covered ? 0 : 1, quotedTier, verbOnElement, sum, wholeName, strictKind ? 1 : 0],
   };
 }
 
@@ -185,6 +198,7 @@ function levelOf(view: ElementView, word: string): number {
   if (alts.some((w) => view.href.has(w))) return HREF;
   if (alts.some((w) => view.around.has(w))) return AROUND;
   if (alts.some((w) => view.section.has(w))) return SECTION;
+  if (alts.some((w) => view.page.has(w))) return PAGE;
   return 0;
 }
 
@@ -199,6 +213,8 @@ const ACTIONS = new Set(
 );
 
 function namesAnotherAction(view: ElementView, asked: Set<string>): boolean {
+  // A box's label states a fact ("Send me product updates"); only controls that do something are named by their action.
+  if (isCheckable(view.element) || isEditable(view.element) || isSelectable(view.element)) return false;
   const first = view.name[0];
   return first !== undefined && ACTIONS.has(first) && !asked.has(first);
 }

@@ -4,7 +4,7 @@
 import type { PageSnapshot, SnapshotElement } from '../../snapshot/types.js';
 import { isCheckable, isEditable, isSelectable } from './element-kinds.js';
 import { parseOutline, surroundingsOf, type OutlineLine } from './outline.js';
-import { stems } from './words.js';
+import { stem, stems, tokens } from './words.js';
 
 export interface ElementView {
   element: SnapshotElement;
@@ -15,12 +15,16 @@ export interface ElementView {
   name: string[];
   /** Stems of its name and placeholder. */
   own: Set<string>;
+  /** Stems of every word of its name, linking words too ("About"). */
+  ownAll: Set<string>;
   /** Stems of a link's address (path and fragment). */
   href: Set<string>;
   /** Stems of its row, card or list item, the text just before it, and the groups around it. */
   around: Set<string>;
   /** Stems of the heading of the section it is in. */
   section: Set<string>;
+  /** Stems of the page's title (shared by all elements). */
+  page: Set<string>;
   /** Stems of each listed option of a dropdown. */
   options: string[][];
 }
@@ -37,15 +41,16 @@ export function readPage(snapshot: PageSnapshot): Page {
   const lines = parseOutline(snapshot.text);
   const lineOf = new Map(lines.filter((l) => l.id).map((l) => [l.id!, l]));
   const headingBefore = headingsByLine(lines);
+  const title = new Set(stems(/^page ("(?:[^"\\]|\\.)*")/.exec(snapshot.text)?.[1] ?? ''));
   const views = [...snapshot.elements.values()].map((element, order) => {
     const line = lineOf.get(element.id);
-    return viewOf(element, line, line ? line.index : lines.length + order, lines, line ? headingBefore[line.index] : undefined);
+    return viewOf(element, line, line ? line.index : lines.length + order, lines, title, line ? headingBefore[line.index] : undefined);
   });
   views.sort((a, b) => a.index - b.index);
   return { snapshot, lines, lineOf, views };
 }
 
-function viewOf(element: SnapshotElement, line: OutlineLine | undefined, index: number, lines: OutlineLine[], heading?: string): ElementView {
+function viewOf(element: SnapshotElement, line: OutlineLine | undefined, index: number, lines: OutlineLine[], title: Set<string>, heading?: string): ElementView {
   const { label, groups } = line ? surroundingsOf(lines, line.index) : { groups: [] };
   // An unnamed form control is known by the text that labels it: a <label> not tied to it, or its row's words.
   const shortContext = element.context && element.context.length <= 40 ? element.context : undefined;
@@ -57,13 +62,31 @@ function viewOf(element: SnapshotElement, line: OutlineLine | undefined, index: 
     line,
     index,
     name,
-    own: new Set([...name, ...stems(element.placeholder ?? '')]),
+    own: new Set([...name, ...stems(element.placeholder ?? ''), ...stems(TYPE_WORDS[element.inputType ?? ''] ?? '')]),
+    ownAll: new Set(tokens(ownText).map(stem)),
     href: new Set(element.href ? stems(hrefWords(element.href)) : []),
     around: new Set(stems(aroundText)),
     section: new Set(heading && heading !== element.name ? stems(heading) : []),
+    page: title,
     options: (element.options ?? []).map((o) => stems(o)),
   };
 }
+
+/** What a field's input type says it holds: the date field, the email field, the phone field. */
+const TYPE_WORDS: Record<string, string> = {
+  email: 'email',
+  password: 'password',
+  tel: 'phone telephone',
+  url: 'url website',
+  number: 'number',
+  date: 'date',
+  'datetime-local': 'date time',
+  month: 'month',
+  week: 'week',
+  time: 'time',
+  search: 'search',
+  color: 'colour color',
+};
 
 /** For each line, the text of the nearest heading at or before it. */
 function headingsByLine(lines: OutlineLine[]): Array<string | undefined> {

@@ -88,8 +88,9 @@ const RULES: Rule[] = [
   [/^(?:hover|mouse)(?: over| on)? (.+)$|^(?:move the mouse|point) (?:over|at|to) (.+)$/i, (m) => ({ kind: 'hover', target: (m[1] ?? m[2])! })],
   [/^drag (.+?) (?:to|onto|into|over) (.+)$/i, (m) => ({ kind: 'drag', target: m[1]!, destination: m[2]! })],
   // Searching: type into the search field, then submit.
-  [new RegExp(`^search (?:for )?${LOOSE_VALUE}(?: (?:in|on|within) (.+))?$`, 'i'), (m) => search(m, 1, m[6] ?? '')],
   [new RegExp(`^search (.+?) for ${LOOSE_VALUE}$`, 'i'), (m) => search(m, 2, m[1]!)],
+  [new RegExp(`^search (?:for )?${LOOSE_VALUE}(?: (?:in|on|within) (.+))?$`, 'i'), (m) => search(m, 1, m[6] ?? '')],
+  [new RegExp(`^search (?:for )?${VALUE} (.+)$`, 'i'), (m) => search(m, 1, m[5]!)],
   [new RegExp(`^filter (?:(.+?) )?by ${VALUE}$`, 'i'), (m) => ({ kind: 'fill', value: valueOf(m, 2), target: m[1] ?? '', verb: verb('filter', false) })],
   // Typing: the quoted string after a verb of typing is the value; the rest names the field.
   [new RegExp(`^${TYPE} ${VALUE} (?:in|into|inside|on|to) (.+)$`, 'i'), (m) => ({ kind: 'fill', value: valueOf(m), target: m[5]! })],
@@ -102,6 +103,8 @@ const RULES: Rule[] = [
   [new RegExp(`^${TYPE} ([^"“”%]+?) (?:in|into|inside) (.+)$`, 'i'), (m) => ({ kind: 'fill', value: m[1]!, target: m[2]! })],
   [new RegExp(`^${TYPE} ([^"“”%]+?) as (.+)$`, 'i'), (m) => ({ kind: 'fill', value: m[1]!, target: m[2]! })],
   [new RegExp(`^${TYPE} ${VALUE}$`, 'i'), (m) => ({ kind: 'fill', value: valueOf(m), target: '' })],
+  // "confirm the password with "x"": a field named by the whole phrase takes the value; else the verb names a control.
+  [new RegExp(`^(\\p{L}+(?: .+?)?) with ${VALUE}$`, 'iu'), (m, text) => ({ kind: 'fill', value: valueOf(m, 2), target: m[1]!, otherwise: actOn(text) })],
   [
     new RegExp(`^(?:set|change|update|switch) (.+?) (?:to|as) ${LOOSE_VALUE}$`, 'i'),
     (m, text) => ({ kind: 'set', value: valueOf(m, 2), target: m[1]!, otherwise: actOn(text) }),
@@ -116,22 +119,24 @@ const RULES: Rule[] = [
   [/^(?:turn|switch|toggle|flip|set) (on|off) (.+)$/i, (m) => ({ kind: 'toggle', on: m[1]!.toLowerCase() === 'on', target: m[2]! })],
   [/^(?:turn|switch|set) (.+) (on|off)$/i, (m) => ({ kind: 'toggle', on: m[2]!.toLowerCase() === 'on', target: m[1]! })],
   [/^(?:enable|activate|allow|opt in to|opt into|start) (.+)$/i, (m, text) => ({ kind: 'toggle', on: true, target: m[1]!, otherwise: actOn(text) })],
-  [/^(?:disable|deactivate|opt out of|stop|block) (.+)$/i, (m, text) => ({ kind: 'toggle', on: false, target: m[1]!, otherwise: actOn(text) })],
+  [/^(?:disable|deactivate|opt out of|stop|block|don'?t|do not|never) (.+)$/i, (m, text) => ({ kind: 'toggle', on: false, target: m[1]!, otherwise: actOn(text) })],
   [/^(?:expand|unfold|open up|reveal) (.+)$/i, (m, text) => ({ kind: 'expand', open: true, target: m[1]!, otherwise: actOn(text) })],
   [/^(?:collapse|fold) (.+)$/i, (m, text) => ({ kind: 'expand', open: false, target: m[1]!, otherwise: actOn(text) })],
   [/^(?:close|hide) (.+)$/i, (m, text) => ({ ...actOn(text), otherwise: { kind: 'expand', open: false, target: m[1]! } })],
   [/^(?:select|choose|pick)(?: out)? (.+)$/i, (m, text) => choose(text, m[1]!)],
   [/^(?:sort|filter|order) (?:\w+ )?by (.+)$/i, (m, text) => choose(text, m[1]!)],
   // Clicking, said in so many words.
-  [/^(?:click|click on|tap|tap on|press|push|hit|activate|double[- ]click(?: on)?) (.+)$/i, (m) => ({ kind: 'click', target: m[1]!, literal: true, goes: true })],
+  [/^(?:click on|click|tap on|tap|press on|press|push|hit|activate|double[- ]click(?: on)?) (.+)$/i, (m) => ({ kind: 'click', target: m[1]!, literal: true, goes: true })],
   [/^(?:switch to|go to|navigate to|head to|jump to|get to) (.+)$/i, (m) => (looksLikeUrl(m[1]!) ? undefined : { kind: 'click', target: m[1]!, goes: true })],
   [/^(?:go back|navigate back|head back|get back) to (.+)$/i, (m) => ({ kind: 'click', target: m[1]!, verb: verb('back', false), goes: true })],
-  [/^(follow|open|view|show|see|read|visit|launch|access|return to) (.+)$/i, (m) => ({ kind: 'click', target: m[2]!, verb: verb(m[1]!, false), goes: true })],
+  [/^(follow|open|view|show|see|read|visit|launch|access|return to|watch|listen to) (.+)$/i, (m) => ({ kind: 'click', target: m[2]!, verb: verb(m[1]!, false), goes: true })],
+  // "go full screen", "go live": a light verb before the control's name.
+  [/^go (?!to\b|back\b)(.+)$/i, (m) => ({ kind: 'click', target: m[1]!, verb: verb('go', false) })],
 ];
 
 /** Verbs that start a step of their own after "and" or "then". */
 const STEP_START = new RegExp(
-  String.raw`^(?:${TYPE}|click|tap|press|hit|push|select|choose|pick|check|tick|uncheck|untick|hover|scroll|drag|go|navigate|open|close|submit|log ?in|sign ?in|sign ?out|log ?out|sign ?up|search|save|delete|remove|add|edit|accept|reject|dismiss|confirm|continue|apply|turn|switch|toggle|enable|disable|expand|collapse|follow|send|buy|pay|subscribe|cancel|set|change|upload|download)\b`,
+  String.raw`^(?:${TYPE}|click|tap|press|hit|push|select|choose|pick|check|tick|uncheck|untick|hover|scroll|drag|go|navigate|open|close|submit|log ?in|sign ?in|sign ?out|log ?out|sign ?up|register|search|save|delete|remove|add|edit|accept|reject|dismiss|confirm|continue|proceed|apply|turn|switch|toggle|enable|disable|expand|collapse|follow|send|post|publish|reply|share|like|buy|pay|order|book|reserve|subscribe|cancel|set|change|upload|download|play|watch|finish|complete)\b`,
   'i',
 );
 

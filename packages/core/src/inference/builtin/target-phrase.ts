@@ -1,7 +1,7 @@
 // What an instruction says about its target: a quoted name, the words that must be found on or
 // around the element, the kind it names ("button", "menu"), and a position ("the second …").
 import { KIND_WORDS, type NamedKind } from './element-kinds.js';
-import { CONTAINER_NOUNS, STOP, stem, tokens } from './words.js';
+import { CONTAINER_NOUNS, FILLER, STOP, stem, tokens } from './words.js';
 
 export interface TargetPhrase {
   /** As written, for messages. */
@@ -12,6 +12,8 @@ export interface TargetPhrase {
   words: string[];
   /** Nouns for the surroundings ("the cookie banner", "the second address"): required only when nothing else names the target. */
   nouns: string[];
+  /** Linking words ("about", "in"): a name only when the phrase has no other word at all ("the About field"). */
+  linking: string[];
   kind?: NamedKind;
   /** Position among equally good matches: 0 first, -1 last. */
   ordinal?: number;
@@ -66,8 +68,14 @@ function singular(word: string): string {
   return word.endsWith('es') && word.length > 5 ? word.slice(0, -2) : word.endsWith('s') && word.length > 3 ? word.slice(0, -1) : word;
 }
 
-/** Stems without stop words, the nouns for the surroundings set apart. */
-function contentWords(words: string[]): { words: string[]; nouns: string[] } {
-  const kept = words.filter((w) => !STOP.has(w)).map(stem);
-  return { words: kept.filter((w) => !CONTAINER_NOUNS.has(w)), nouns: kept.filter((w) => CONTAINER_NOUNS.has(w)) };
+const ARTICLES = new Set(['the', 'a', 'an', 'this', 'that', 'my', 'your', 'our']);
+
+/** Stems without stop words or filler, the nouns for the surroundings and the linking words set apart. */
+function contentWords(words: string[]): { words: string[]; nouns: string[]; linking: string[] } {
+  const kept = words.filter((w) => !STOP.has(w) && !FILLER.has(w)).map(stem);
+  return {
+    words: kept.filter((w) => !CONTAINER_NOUNS.has(w)),
+    nouns: kept.filter((w) => CONTAINER_NOUNS.has(w)),
+    linking: words.filter((w) => STOP.has(w) && !ARTICLES.has(w)).map(stem),
+  };
 }

@@ -4,9 +4,11 @@
 
 /** Terms written in several ways that name one thing; each becomes a single token. */
 const TERMS: Array<[RegExp, string]> = [
-  [/\b(?:log ?in|sign ?in)\b/g, ' signin '],
-  [/\b(?:log ?out|sign ?out)\b/g, ' signout '],
-  [/\b(?:sign ?up)\b/g, ' signup '],
+  [/\b(?:log[ -]?in|sign[ -]?in)\b/g, ' signin '],
+  [/\b(?:log[ -]?out|sign[ -]?out)\b/g, ' signout '],
+  [/\b(?:sign[ -]?up)\b/g, ' signup '],
+  // "check-in" and "check-out" differ only in a word that is otherwise left out: keep such compounds whole.
+  [/\b(\p{L}+)-(in|out|on|off|up|down|by)\b/gu, ' $1$2 '],
   [/\be-?mail\b/g, ' email '],
   [/\b(?:no,? thanks|no thank you|not now|maybe later)\b/g, ' nothanks '],
   [/\bcheck ?out\b/g, ' checkout '],
@@ -14,15 +16,15 @@ const TERMS: Array<[RegExp, string]> = [
   [/\bdrop[ -]?down\b/g, ' dropdown '],
 ];
 
-/** Symbols that name an action on their own: a close button is often just "×". */
-const SYMBOLS = /[×✕✖✗+]/gu;
+/** Symbols and icons that name an action on their own: a close button is often just "×", a like button "♥". */
+const SYMBOL = String.raw`[×✕✖✗+←→‹›«»↑↓★☆♥❤⚙✎✏🗑🔍▶⏸]|\p{Extended_Pictographic}`;
+const WORD = new RegExp(String.raw`[\p{L}\p{N}]+|${SYMBOL}`, 'gu');
 
 /** The words of a text, in order: lower case, terms joined, symbols kept, punctuation dropped. */
 export function tokens(text: string): string[] {
-  let t = text.toLowerCase().replace(/[’‘`]/g, "'").replace(/'s\b/g, '');
+  let t = text.toLowerCase().replace(/[’‘`]/g, "'").replace(/'s\b/g, '').replace(/\uFE0F/g, '');
   for (const [pattern, term] of TERMS) t = t.replace(pattern, term);
-  t = t.replace(SYMBOLS, (s) => ` ${s} `);
-  return t.match(/[\p{L}\p{N}]+|[×✕✖✗+]/gu) ?? [];
+  return t.match(WORD) ?? [];
 }
 
 const IRREGULAR: Record<string, string> = { forgotten: 'forgot', chosen: 'choose', written: 'write', children: 'child', people: 'person' };
@@ -50,10 +52,13 @@ export function stems(text: string): string[] {
 /** Words that carry no name: articles, pronouns, politeness, linking words. */
 export const STOP = new Set([
   'the', 'a', 'an', 'this', 'that', 'these', 'those', 'it', 'its', 'my', 'your', 'our', 'their', 'his', 'her', 'me', 'us', 'i',
-  'please', 'just', 'now', 'then', 'new', 'currently', 'here', 'there',
+  'then', 'here', 'there',
   'to', 'in', 'into', 'on', 'onto', 'of', 'for', 'with', 'at', 'from', 'by', 'about', 'as', 'under', 'within', 'inside', 'near',
   'and', 'or', 'is', 'are', 'be', 'which', 'who', 'labeled', 'labelled', 'named', 'called', 'titled', 'saying', 'says',
 ]);
+
+/** Words an instruction adds that a page does not print: "add a new address", "log in instead". */
+export const FILLER = new Set(['please', 'just', 'now', 'new', 'currently', 'only', 'instead', 'again', 'also', 'right', 'away']);
 
 /**
  * Nouns that say what kind of thing surrounds the target rather than name it ("the Blue Mug card",
@@ -64,7 +69,8 @@ export const CONTAINER_NOUNS = new Set(
     'page', 'section', 'dialog', 'popup', 'pop', 'modal', 'banner', 'form', 'panel', 'area', 'row', 'card', 'item', 'entry', 'list',
     'box', 'plan', 'address', 'member', 'user', 'product', 'question', 'story', 'article', 'post', 'order', 'thing', 'site', 'window',
     'screen', 'tile', 'record', 'line', 'column', 'table', 'region', 'bar', 'toolbar', 'sidebar', 'header', 'footer', 'logo',
-    'icon', 'image', 'picture', 'photo',
+    'icon', 'image', 'picture', 'photo', 'email', 'message', 'mail', 'video', 'thread', 'conversation', 'file', 'document', 'filter',
+    'setting', 'preference', 'feature', 'category', 'topic', 'command', 'control', 'view',
   ].map(stem),
 );
 
@@ -73,18 +79,29 @@ export const CONTAINER_NOUNS = new Set(
  * "No thanks" button will do; asked to click "No thanks", a "Dismiss" button is not it.
  */
 const SAME_AS: Record<string, string[]> = {
-  delete: ['remove', 'trash', 'discard'],
-  remove: ['delete', 'trash', 'discard'],
+  delete: ['remove', 'trash', 'discard', '🗑'],
+  remove: ['delete', 'trash', 'discard', '🗑'],
   close: ['×', '✕', '✖', '✗', 'x', 'dismiss'],
   dismiss: ['close', '×', '✕', '✖', '✗', 'x', 'nothanks'],
   accept: ['agree', 'allow'],
   reject: ['decline', 'deny', 'refuse'],
   cart: ['basket', 'bag'],
-  edit: ['modify'],
+  edit: ['modify', '✎', '✏'],
   buy: ['purchase'],
+  book: ['reserve'],
+  reserve: ['book'],
+  create: ['new', 'add'],
   add: ['+'],
-  next: ['continue'],
-  previous: ['back', 'prev'],
+  like: ['♥', '❤', '👍'],
+  dislike: ['👎'],
+  star: ['★', '☆'],
+  settings: ['⚙'],
+  search: ['🔍'],
+  play: ['▶'],
+  pause: ['⏸'],
+  next: ['continue', '→', '›', '»'],
+  previous: ['back', 'prev', '←', '‹', '«'],
+  back: ['previous', 'prev', '←', '‹', '«'],
   signup: ['register'],
   photo: ['picture', 'image'],
 };
