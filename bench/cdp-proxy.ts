@@ -9,7 +9,7 @@ const trips = Number(process.argv[2] ?? 500);
 
 // One browser, launched by the core; the server's session attaches to it and hands out its relay URL.
 const manager = createSessionManager({ ...DEFAULT_CORE_CONFIG });
-const owner = await manager.start('bench', { modelName: 'builtin/none' });
+const owner = await manager.start('bench', { modelName: 'builtin/offline' });
 const server = await startServer({ HOST: '127.0.0.1', PORT: '0', DECKHAND_CDP_PROXY: 'on', DECKHAND_LOG_LEVEL: 'error', DECKHAND_CACHE_DIR: '' });
 const reply = await fetch(`${server.url}/v1/sessions/start`, {
   method: 'POST',

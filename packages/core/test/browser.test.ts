@@ -23,7 +23,7 @@ afterAll(async () => {
 
 describe('launched browser', () => {
   it('listens on no port: DevTools runs over a pipe only', async () => {
-    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    const session = await manager.start('p1', { modelName: 'builtin/offline' });
     await session.navigate({ url: fixtures.url('/cross-iframe.html') }, opContext());
     const tree = processTree(session.browserPid!);
     expect(tree.flatMap(commandLineOf).filter((arg) => arg.startsWith('--remote-debugging-port'))).toEqual([]);
@@ -33,7 +33,7 @@ describe('launched browser', () => {
   });
 
   it('gives other clients DevTools channels whose first page is the session page', async () => {
-    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    const session = await manager.start('p1', { modelName: 'builtin/offline' });
     await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
     const observer = await attachObserver(session);
     try {
@@ -50,7 +50,7 @@ describe('launched browser', () => {
   });
 
   it('keeps Playwright\'s feature switches when nothing is added', async () => {
-    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    const session = await manager.start('p1', { modelName: 'builtin/offline' });
     const argv = commandLineOf(session.browserPid!);
     expect(argv.filter((arg) => arg.startsWith('--disable-features='))).toEqual([
       expect.stringContaining('PaintHolding'),
@@ -61,7 +61,7 @@ describe('launched browser', () => {
 
   it('sends one merged --disable-features switch', async () => {
     const session = await manager.start('p1', {
-      modelName: 'builtin/none',
+      modelName: 'builtin/offline',
       browser: { type: 'local', launchOptions: { args: ['--disable-features=Translate', '--lang=en-GB'] } },
     });
     const argv = commandLineOf(session.browserPid!);
@@ -75,7 +75,7 @@ describe('launched browser', () => {
 
   it('switches off the WebUI omnibox renderers in full Chromium', async () => {
     const session = await manager.start('p1', {
-      modelName: 'builtin/none',
+      modelName: 'builtin/offline',
       browser: { type: 'local', launchOptions: { executablePath: '/usr/bin/chromium', headless: true } },
     });
     const disable = commandLineOf(session.browserPid!).filter((arg) => arg.startsWith('--disable-features='));
@@ -85,7 +85,7 @@ describe('launched browser', () => {
   });
 
   it('leaves no Chromium process or temp profile after end', async () => {
-    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    const session = await manager.start('p1', { modelName: 'builtin/offline' });
     await session.navigate({ url: fixtures.url('/cross-iframe.html') }, opContext());
     const tree = processTree(session.browserPid!);
     expect(tree.length).toBeGreaterThan(2);
@@ -97,7 +97,7 @@ describe('launched browser', () => {
 
   it('honours viewport and locale', async () => {
     const session = await manager.start('p1', {
-      modelName: 'builtin/none',
+      modelName: 'builtin/offline',
       browser: { type: 'local', launchOptions: { viewport: { width: 800, height: 600 }, locale: 'de-DE' } },
     });
     await session.navigate({ url: 'data:text/html,<p id=v></p><script>v.textContent=innerWidth+"x"+innerHeight+" "+navigator.language</script>' }, opContext());
@@ -117,7 +117,7 @@ describe('attach mode', () => {
     );
     try {
       const cdpUrl = await readDevToolsUrl(profile);
-      const session = await manager.start('p1', { modelName: 'builtin/none', browser: { type: 'local', cdpUrl } });
+      const session = await manager.start('p1', { modelName: 'builtin/offline', browser: { type: 'local', cdpUrl } });
       expect(session.browserPid).toBeUndefined();
       await session.navigate({ url: fixtures.url('/shadow.html') }, opContext());
       const closed = await session.act(

@@ -10,7 +10,7 @@ const manager = testManager();
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  session = await manager.start('p1', { modelName: 'builtin/none' });
+  session = await manager.start('p1', { modelName: 'builtin/offline' });
 });
 afterAll(async () => {
   await manager.shutdown();
