@@ -69,6 +69,8 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
   const MAX_NAME = 100;
   const MAX_TEXT = 300;
   const MAX_CONTEXT = 300;
+  /** Nodes read of a region before it counts as too large to be one control's surroundings. */
+  const MAX_CONTEXT_NODES = 150;
   /** A generic element that takes clicks or hovers is named by its text when the text is this short. */
   const MAX_CONTENT_NAME = 80;
   const MAX_OPTIONS = 10;
@@ -150,14 +152,13 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     }
   }
 
-  /**
-   * Visible text of a subtree, for names from content and label text; stops early when longer than
-   * `max`. `around`: the text that surrounds a control instead, buttons left out (they are other
-   * controls, not what the row or card says) and fields given by their aria-label or placeholder.
-   * `plain`: only text that is no control's (no links, buttons or fields).
-   */
-  function textOf(root: Node, skip: Element | null, max = MAX_NAME * 2, mode: 'name' | 'around' | 'plain' = 'name'): string {
-    const around = mode !== 'name';
+  /** Whether an element's box is not rendered (display:none, a closed submenu). offsetParent is null for those (and for fixed boxes), so only then are the costlier box and style read. */
+  function unrendered(el: Element): boolean {
+    return (el as HTMLElement).offsetParent === null && el.getClientRects().length === 0 && getComputedStyle(el).display !== 'contents';
+  }
+
+  /** Visible text of a subtree, for names from content and label text; stops early when long. */
+  function textOf(root: Node, skip: Element | null, max = MAX_NAME * 2): string {
     let out = '';
     const visit = (n: Node) => {
       if (out.length > max) return;
@@ -172,23 +173,16 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
         out += ' ';
         return;
       }
-      if (el === skip || SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true') return;
-      // Text that is not rendered (a closed submenu, display:none) is no part of a name.
-      if (el.getClientRects().length === 0 && getComputedStyle(el).display !== 'contents') return;
-      // A field's own label says what its row is about ("Discount code"); its value does not.
-      if (mode === 'plain' && el !== root && isControl(el, tag) && tag !== 'input' && tag !== 'select' && tag !== 'textarea') return;
+      if (el === skip || SKIP.has(tag) || tag === 'select' || tag === 'textarea' || el.getAttribute('aria-hidden') === 'true' || unrendered(el)) return;
       if (tag === 'img') {
         out += ' ' + (el.getAttribute('alt') ?? '') + ' ';
         return;
       }
-      if (tag === 'input' || tag === 'select' || tag === 'textarea') {
+      if (tag === 'input') {
         const type = el.getAttribute('type');
-        const button = type === 'submit' || type === 'button' || type === 'reset';
-        if (around && !button) out += ' ' + (el.getAttribute('aria-label') ?? el.getAttribute('placeholder') ?? '') + ' ';
-        else if (!around && button) out += ' ' + (el as HTMLInputElement).value + ' ';
+        if (type === 'submit' || type === 'button') out += ' ' + (el as HTMLInputElement).value + ' ';
         return;
       }
-      if (around && el !== root && (tag === 'button' || el.getAttribute('role') === 'button')) return;
       if (tag === 'details' && !(el as HTMLDetailsElement).open) {
         const summary = el.querySelector(':scope > summary');
         if (summary) visit(summary);
@@ -196,11 +190,55 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
       }
       const sr = lib.shadowRootOf(el);
       for (let c = (sr ?? el).firstChild; c; c = c.nextSibling) visit(c);
-      // Around a control, neighbouring links and labels are separate words even when inline.
-      if (around || BLOCK.has(tag)) out += ' ';
+      if (BLOCK.has(tag)) out += ' ';
     };
     visit(root);
     return squash(out);
+  }
+
+  /**
+   * The text of a region around a control, read in one pass: `around`, all of it but buttons (they
+   * are other controls, not what the row or card says) with fields given by their aria-label or
+   * placeholder; `plain`, only what is no control's. Null when the region is too large to be one
+   * control's surroundings (its nodes are not all read).
+   */
+  function regionTextOf(root: Element): { around: string; plain: string } | null {
+    let around = '';
+    let plain = '';
+    let left = MAX_CONTEXT_NODES;
+    const add = (text: string, inControl: boolean) => {
+      around += text;
+      if (!inControl) plain += text;
+    };
+    const visit = (n: Node, inControl: boolean) => {
+      if (around.length > MAX_CONTEXT || left-- <= 0) return;
+      if (n.nodeType === 3) return add(n.nodeValue ?? '', inControl);
+      if (n.nodeType !== 1) return;
+      const el = n as Element;
+      const tag = el.localName;
+      if (tag === 'br') return add(' ', inControl);
+      if (SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true' || unrendered(el)) return;
+      if (tag === 'img') return add(` ${el.getAttribute('alt') ?? ''} `, inControl);
+      if (tag === 'input' || tag === 'select' || tag === 'textarea') {
+        const type = el.getAttribute('type');
+        // A field's own label says what its row is about ("Discount code"); its value does not.
+        if (type !== 'submit' && type !== 'button' && type !== 'reset') add(` ${el.getAttribute('aria-label') ?? el.getAttribute('placeholder') ?? ''} `, false);
+        return;
+      }
+      if (el !== root && (tag === 'button' || el.getAttribute('role') === 'button')) return;
+      const control = inControl || (el !== root && isControl(el, tag));
+      if (tag === 'details' && !(el as HTMLDetailsElement).open) {
+        const summary = el.querySelector(':scope > summary');
+        if (summary) visit(summary, control);
+        return;
+      }
+      const sr = lib.shadowRootOf(el);
+      for (let c = (sr ?? el).firstChild; c; c = c.nextSibling) visit(c, control);
+      // Neighbouring links and labels are separate words even when inline.
+      add(' ', inControl);
+    };
+    visit(root, false);
+    return left < 0 ? null : { around: squash(around), plain: squash(plain) };
   }
 
   /** An element's parent, stepping out of a shadow root to its host. */
@@ -217,12 +255,11 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     return role !== null && INTERACTIVE.has(role.trim().split(/\s+/)[0]!);
   }
 
-  const aroundCache = new Map<Element, string>();
-  const plainCache = new Map<Element, string>();
-  const cached = (cache: Map<Element, string>, a: Element, mode: 'around' | 'plain') => {
-    let text = cache.get(a);
-    if (text === undefined) cache.set(a, (text = textOf(a, null, MAX_CONTEXT, mode)));
-    return text;
+  const regions = new Map<Element, { around: string; plain: string } | null>();
+  const regionOf = (a: Element) => {
+    let region = regions.get(a);
+    if (region === undefined) regions.set(a, (region = regionTextOf(a)));
+    return region;
   };
   /**
    * The words around a control: the text of its nearest ancestor that says something besides
@@ -235,19 +272,22 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     const tag = el.localName;
     // What the element itself adds to an ancestor's plain text: a field its label, a link or button nothing.
     const field = tag === 'input' || tag === 'select' || tag === 'textarea';
-    const ownPlain = isControl(el, tag) && !field ? 0 : textOf(el, null, MAX_CONTEXT, 'plain').length;
-    const ownAround = tag === 'button' || el.getAttribute('role') === 'button' ? 0 : textOf(el, null, MAX_CONTEXT, 'around').length;
+    const own = (isControl(el, tag) && !field) || tag === 'button' || el.getAttribute('role') === 'button' ? undefined : regionTextOf(el);
+    const ownPlain = own?.plain.length ?? 0;
     let a = parentOf(el);
     for (let depth = 0; a && depth < 8; depth++, a = parentOf(a)) {
       if (a.localName === 'body' || a.localName === 'html') return undefined;
       const item = ITEMS.has(a.localName) || ITEM_ROLES.has(a.getAttribute('role') ?? '');
-      const says = cached(plainCache, a, 'plain').length > ownPlain;
+      const region = regionOf(a);
+      if (region === null) return undefined;
+      const says = region.plain.length > ownPlain;
       // A landmark (a navigation bar, a dialog, a form) bounds the search: what lies beyond is another part of the page.
       if (!says && !item && BOUNDARY_ROLES.has(a.getAttribute('role') ?? implicitRole(a, a.localName))) return undefined;
       if (!says && !item) continue;
-      const text = cached(aroundCache, a, 'around');
-      if (text.length <= ownAround) return undefined;
-      return text.length > MAX_CONTEXT ? undefined : text;
+      if (region.around.length > MAX_CONTEXT) return undefined;
+      // A link's own words are part of its region; a button's are not (buttons are left out of it).
+      const ownAround = tag === 'button' || el.getAttribute('role') === 'button' ? 0 : isControl(el, tag) && !field ? textOf(el, null, MAX_CONTEXT).length : (own?.around.length ?? 0);
+      return region.around.length > ownAround ? region.around : undefined;
     }
     return undefined;
   }
