@@ -7,7 +7,7 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
-      { test: { ...shared, name: 'unit', include: ['packages/*/test/**/*.test.ts', 'test/support/**/*.test.ts', 'test/compat/**/*.test.ts'] } },
+      { test: { ...shared, name: 'unit', include: ['packages/*/test/**/*.test.ts', 'test/support/**/*.test.ts', 'test/compat/**/*.test.ts', 'test/first-run/**/*.test.ts'] } },
       // The one contract suite, run against the server over raw HTTP and through packages/client.
       { test: { ...shared, name: 'contract:http', include: ['test/contract/**/*.test.ts'], env: { CONTRACT_DRIVER: 'http' } } },
       { test: { ...shared, name: 'contract:client', include: ['test/contract/**/*.test.ts'], env: { CONTRACT_DRIVER: 'client' } } },
@@ -17,6 +17,8 @@ export default defineConfig({
       { test: { ...shared, name: 'mcp', include: ['test/mcp/**/*.test.ts'] } },
       // Spec-derived fuzzing against a real server: run once, over raw HTTP.
       { test: { ...shared, name: 'fuzz', include: ['test/fuzz/**/*.test.ts'] } },
+      // Instructions on realistic pages, judged by what happened in the page; prints its score (issue 12).
+      { test: { ...shared, name: 'grounding', include: ['test/grounding/**/*.test.ts'] } },
     ],
   },
 });

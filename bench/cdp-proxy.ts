@@ -21,7 +21,7 @@ const external = await startExternalChromium();
 // The private route Playwright takes inside the server, opened here on a second channel of a pipe browser.
 const { createSessionManager, DEFAULT_CORE_CONFIG } = await import('../packages/core/src/index.js');
 const manager = createSessionManager({ ...DEFAULT_CORE_CONFIG });
-const session = await manager.start('bench', { modelName: 'builtin/none' });
+const session = await manager.start('bench', { modelName: 'builtin/offline' });
 const privateRoute = await servePrivateCdp(() => session.openCdp());
 
 async function measure(url: string) {

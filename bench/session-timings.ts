@@ -11,7 +11,7 @@ const timings: Record<'start' | 'click' | 'end', number[]> = { start: [], click:
 
 for (let round = 0; round < rounds; round++) {
   let t = performance.now();
-  const session = await manager.start('bench', { modelName: 'builtin/none' });
+  const session = await manager.start('bench', { modelName: 'builtin/offline' });
   timings.start.push(performance.now() - t);
   await session.navigate({ url: fixtures.url('/forms.html') }, ctx);
   t = performance.now();

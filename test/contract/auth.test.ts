@@ -14,6 +14,13 @@ describe('auth', () => {
     expectError(await wrong.call('startSession', { body: START_BODY }), 401, 'unauthorized');
   });
 
+  it('serves the demo page without a key: a session browser, which has none, loads it', async () => {
+    const response = await fetch(`${ctx.server.url}/demo`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    expect(await response.text()).toContain('<h1>Deckhand demo</h1>');
+  });
+
   it('lets keys of one project share sessions, and hides them from other projects (404)', async () => {
     const id = await ctx.startSession();
     const sameProject = driverFor(ctx.server.url, { 'x-bb-api-key': 'alpha-2' });

@@ -38,7 +38,7 @@ function outlineId(raw: string, line: string): string {
 
 /** Learns the id of `line` with a first call the model declines (a MISS that stores nothing). */
 async function probeId(id: string, instruction: string, line: string, options: Record<string, unknown>): Promise<string> {
-  model.script({ json: { elementId: '', method: 'click', arguments: [], description: '', failure: 'probe' } });
+  model.script({ json: { elementId: null, reason: 'probe' } });
   const probe = await act(id, instruction, options);
   expect(probe.result.success).toBe(false);
   return outlineId(model.requests.at(-1)!.raw, line);
@@ -49,7 +49,7 @@ describe('act cache', () => {
     const id = await ctx.sessionOn('forms.html');
     const options = { model: llm() };
     const goId = await probeId(id, 'press the Go button', 'button "Go"', options);
-    model.script({ json: { elementId: goId, method: 'click', arguments: [], description: 'click the Go button', failure: '' } });
+    model.script({ json: { elementId: goId, method: 'click', arguments: [], description: 'click the Go button' } });
     const first = await act(id, 'press the Go button', options);
     expect(first.result.success).toBe(true);
     expect(first.status).toBe('MISS');
@@ -62,7 +62,7 @@ describe('act cache', () => {
     expect(model.requests.length).toBe(calls);
     expect((await pageText(ctx.api, id, '#log')).match(/clicked: go/g)).toHaveLength(2);
 
-    model.script({ json: { elementId: goId, method: 'click', arguments: [], description: 'click the Go button', failure: '' } });
+    model.script({ json: { elementId: goId, method: 'click', arguments: [], description: 'click the Go button' } });
     const bypassed = await act(id, 'press the Go button', options, { 'browserbase-cache-bypass': 'true' });
     expect(bypassed.result.success).toBe(true);
     expect(bypassed.status).toBeNull();

@@ -99,20 +99,20 @@ describe('variable values stay out of models, logs, events and replay', () => {
     const secret = 'correct-horse-battery-4242';
     const options = { model: llm(), variables: { who: { value: secret, description: 'the name to enter' } } };
 
-    model.script({ json: { elementId: '', method: 'click', arguments: [], description: '', failure: 'probe' } });
+    model.script({ json: { elementId: null, reason: 'probe' } });
     expectOk(await ctx.api.call('act', { id, body: { input: 'fill %who% into Name', options }, headers: json }));
     const nameId = /\[(\d+)\] textbox \\"Name\\"/.exec(model.requests[0]!.raw)?.[1];
     expect(nameId).toBeTruthy();
     expect(model.requests[0]!.raw).toContain('%who%: the name to enter');
 
-    model.script({ json: { elementId: nameId, method: 'fill', arguments: ['%who%'], description: 'fill the Name field', failure: '' } });
+    model.script({ json: { elementId: nameId, method: 'fill', arguments: ['%who%'], description: 'fill the Name field' } });
     const streamed = await ctx.api.call('act', { id, body: { input: 'fill %who% into Name', options }, headers: { 'x-stream-response': 'true', 'browserbase-cache-bypass': 'true' } });
     const finished = finishedOf(streamed);
     expect(finished.result.success).toBe(true);
     expect(finished.result.actions[0].arguments).toEqual(['%who%']);
 
     // The field now holds the value: the next snapshot must show it masked.
-    model.script({ json: { elementId: '', method: 'click', arguments: [], description: '', failure: 'nothing to do' } });
+    model.script({ json: { elementId: null, reason: 'nothing to do' } });
     expectOk(await ctx.api.call('act', { id, body: { input: 'clear %who% from Name', options }, headers: json }));
     expect(model.requests[2]!.raw).toContain('••••');
 

@@ -49,7 +49,7 @@ describe('observe (built-in offline model)', () => {
     const inForm = await observe(id, { options: { selector: '#signup' } });
     expect(inForm.length).toBeGreaterThan(0);
     expect(inForm.every((a) => a.selector.includes('/form'))).toBe(true);
-    expectError(await ctx.api.call('observe', { id, body: { options: { selector: '#nope' } }, headers: json }), 400, 'validation_error');
+    expectError(await ctx.api.call('observe', { id, body: { options: { selector: '#nope' } }, headers: json }), 422, 'unprocessable');
   });
 
   it('checkboxes are suggested as check or uncheck by their state', async () => {

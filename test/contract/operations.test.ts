@@ -43,6 +43,18 @@ describe('operations without a model', () => {
     expect(shadow).toContain('closed shadow text');
   });
 
+  it('answers a scope selector that matches nothing with 422, naming the selector', async () => {
+    const id = await ctx.sessionOn('forms.html');
+    for (const [operation, body] of [
+      ['extract', { options: { selector: 'h2.missing' } }],
+      ['extract', { instruction: 'the headings', options: { selector: 'h2.missing' } }],
+      ['observe', { options: { selector: 'h2.missing' } }],
+    ] as const) {
+      const error = expectError(await ctx.api.call(operation, { id, body, headers: json }), 422, 'unprocessable');
+      expect(error.message).toBe('options.selector: No element matches selector "h2.missing"');
+    }
+  });
+
   it('honours frameId (a CDP frame id) and refuses an unknown one', async () => {
     const id = await ctx.startSession();
     await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('iframe.html') } });

@@ -43,9 +43,24 @@ describe('sessions', () => {
     expectOk(await ctx.api.call('endSession', { id: reply.body.data.sessionId, body: {} }));
   });
 
-  it('needs cdpUrl or launchOptions for a local browser', async () => {
-    const error = expectError(await ctx.api.call('startSession', { body: { modelName: 'x', browser: { type: 'local' } } }), 400, 'validation_error');
+  it('needs cdpUrl or launchOptions for a local browser, and says so', async () => {
+    const error = expectError(await ctx.api.call('startSession', { body: { modelName: 'builtin/offline', browser: { type: 'local' } } }), 400, 'validation_error');
     expect(error.issues?.[0]?.path).toBe('body.browser');
+    expect(error.message).toBe('Invalid request: body.browser: needs cdpUrl or launchOptions');
+  });
+
+  it('refuses at start a model name it cannot resolve, listing the accepted forms', async () => {
+    for (const modelName of ['foo', 'builtin', 'builtin/fast', 'acme/model-1']) {
+      const error = expectError(await ctx.api.call('startSession', { body: { ...START_BODY, modelName } }), 400, 'validation_error');
+      expect(error.issues?.[0]?.path).toBe('body.modelName');
+      expect(error.message).toContain(`modelName "${modelName}" cannot be used`);
+      expect(error.message).toMatch(/Accepted: "<provider>\/<model>" with provider openai, anthropic, .*"builtin\/offline"/);
+    }
+    for (const modelName of ['builtin/offline', 'openai/gpt-4.1-mini', 'gpt-4.1-nano', 'ollama/llama3.2']) {
+      const reply = await ctx.api.call('startSession', { body: { ...START_BODY, modelName } });
+      expectOk(reply);
+      expectOk(await ctx.api.call('endSession', { id: reply.body.data.sessionId }));
+    }
   });
 
   it('ends with no body, an empty JSON body or {}; refuses a non-empty body; a second end is 410', async () => {

@@ -1,4 +1,4 @@
-// Serves test/fixtures on two loopback origins (127.0.0.1 and localhost are different sites, so an
+// Serves test/fixtures (or another directory of pages) on two loopback origins (127.0.0.1 and localhost are different sites, so an
 // iframe from the other one is cross-site and runs out of process). HTML files get {{ORIGIN}} and
 // {{CROSS_ORIGIN}} filled in. /api/delay?ms=N answers after N ms, for settle tests; /api/redirect?to=URL
 // answers a 302 to URL.
@@ -31,11 +31,12 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
-export async function startFixtureServer(): Promise<FixtureServer> {
+/** `root`: the directory served, test/fixtures unless given (ends with a slash). */
+export async function startFixtureServer(root = FIXTURES): Promise<FixtureServer> {
   const origins = { origin: '', crossOrigin: '' };
   const abandoned: string[] = [];
-  const main = await listen((req, res) => serve(req, res, origins.origin, origins.crossOrigin, abandoned), '127.0.0.1');
-  const cross = await listen((req, res) => serve(req, res, origins.crossOrigin, origins.origin, abandoned), '127.0.0.1');
+  const main = await listen((req, res) => serve(req, res, root, origins.origin, origins.crossOrigin, abandoned), '127.0.0.1');
+  const cross = await listen((req, res) => serve(req, res, root, origins.crossOrigin, origins.origin, abandoned), '127.0.0.1');
   origins.origin = `http://127.0.0.1:${(main.address() as AddressInfo).port}`;
   origins.crossOrigin = `http://localhost:${(cross.address() as AddressInfo).port}`;
   return {
@@ -57,7 +58,7 @@ function listen(handler: (req: IncomingMessage, res: ServerResponse) => void, ho
   });
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, self: string, other: string, abandoned: string[]): Promise<void> {
+async function serve(req: IncomingMessage, res: ServerResponse, root: string, self: string, other: string, abandoned: string[]): Promise<void> {
   const url = new URL(req.url ?? '/', self);
   if (url.pathname === '/api/delay') {
     const ms = Math.min(Number(url.searchParams.get('ms') ?? 0), 30_000);
@@ -77,8 +78,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, self: string, ot
     return;
   }
   const relative = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '').replace(/^\/+/, '');
-  const file = join(FIXTURES, relative || 'index.html');
-  if (!file.startsWith(FIXTURES)) return notFound(res);
+  const file = join(root, relative || 'index.html');
+  if (!file.startsWith(root)) return notFound(res);
   try {
     const type = TYPES[extname(file)] ?? 'application/octet-stream';
     let body: string | Buffer = await readFile(file);

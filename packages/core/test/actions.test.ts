@@ -13,7 +13,7 @@ const manager = testManager();
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  session = await manager.start('p1', { modelName: 'builtin/none' });
+  session = await manager.start('p1', { modelName: 'builtin/offline' });
   observer = await attachObserver(session);
 });
 afterAll(async () => {
@@ -191,7 +191,7 @@ describe('failures, variables, timeouts, popups', () => {
     await expect(act({ selector: '#ticker' }, { options: { timeout: 700 } })).rejects.toMatchObject({ code: 'timeout' });
 
     // A settle bound shorter than the operation timeout ends the wait first: success, and the log says why.
-    const quick = await manager.start('p1', { modelName: 'builtin/none', domSettleTimeoutMs: 600, verbose: 2 });
+    const quick = await manager.start('p1', { modelName: 'builtin/offline', domSettleTimeoutMs: 600, verbose: 2 });
     await quick.navigate({ url: fixtures.url('/slow.html') }, opContext());
     const scope = opContext();
     expect((await quick.act({ input: { selector: '#ticker' }, options: { timeout: 5_000 } }, scope)).success).toBe(true);

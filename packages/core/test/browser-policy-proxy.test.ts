@@ -36,12 +36,12 @@ describe('the launched command line', () => {
 
   it('refuses proxying switches in launch options, and holds our three switches', async () => {
     for (const arg of HOSTILE) {
-      await expect(manager.start('p1', { modelName: 'builtin/none', browser: { type: 'local', launchOptions: { args: [arg] } } })).rejects.toThrow(/browser.launchOptions.args.0/);
+      await expect(manager.start('p1', { modelName: 'builtin/offline', browser: { type: 'local', launchOptions: { args: [arg] } } })).rejects.toThrow(/browser.launchOptions.args.0/);
     }
     await expect(
-      manager.start('p1', { modelName: 'builtin/none', browser: { type: 'local', launchOptions: { ignoreDefaultArgs: ['--proxy-bypass-list=<-loopback>'] } } }),
+      manager.start('p1', { modelName: 'builtin/offline', browser: { type: 'local', launchOptions: { ignoreDefaultArgs: ['--proxy-bypass-list=<-loopback>'] } } }),
     ).rejects.toThrow(/may not be dropped/);
-    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    const session = await manager.start('p1', { modelName: 'builtin/offline' });
     const argv = commandLineOf(session.browserPid!);
     const proxying = argv.filter((arg) => /^--(no-proxy|proxy-|force-webrtc)/.test(arg));
     expect(proxying).toHaveLength(3);
@@ -68,7 +68,7 @@ describe('the launched command line', () => {
 
 describe('through the proxy', () => {
   it('sends link-local destinations through the proxy, which refuses them', async () => {
-    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    const session = await manager.start('p1', { modelName: 'builtin/offline' });
     await session.navigate({ url: `${fixtures.url('/reach-out.html')}?to=${encodeURIComponent('http://169.254.169.254')}` }, opContext());
     // The frame shows the proxy's refusal: Chromium asked the proxy instead of connecting itself.
     await expect.poll(() => textOf(session)).toContain(
@@ -79,7 +79,7 @@ describe('through the proxy', () => {
 
   it("puts the session's own proxy behind ours, with its credentials off the command line", async () => {
     const session = await manager.start('p1', {
-      modelName: 'builtin/none',
+      modelName: 'builtin/offline',
       browser: { type: 'local', launchOptions: { proxy: { server: upstream.url, username: 'agent', password: 'hunter2-secret' } } },
     });
     const argv = commandLineOf(session.browserPid!).join(' ');
@@ -93,7 +93,7 @@ describe('through the proxy', () => {
   });
 
   it('reports the remote address the proxy connected to, and closes the proxy with the session', async () => {
-    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    const session = await manager.start('p1', { modelName: 'builtin/offline' });
     const result = await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
     expect(result?.response).toMatchObject({ remoteIPAddress: '127.0.0.1', remotePort: Number(new URL(fixtures.origin).port) });
     const proxyPort = Number(/^--proxy-server=http:\/\/127\.0\.0\.1:(\d+)$/.exec(commandLineOf(session.browserPid!).find((arg) => arg.startsWith('--proxy-server='))!)![1]);

@@ -19,7 +19,7 @@ afterAll(async () => {
 
 describe('launched browser', () => {
   it('listens on no port: DevTools runs over a pipe only', async () => {
-    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    const session = await manager.start('p1', { modelName: 'builtin/offline' });
     await session.navigate({ url: fixtures.url('/cross-iframe.html') }, opContext());
     const tree = processTree(session.browserPid!);
     expect(tree.flatMap(commandLineOf).filter((arg) => arg.startsWith('--remote-debugging-port'))).toEqual([]);
@@ -29,7 +29,7 @@ describe('launched browser', () => {
   });
 
   it('gives other clients DevTools channels whose first page is the session page', async () => {
-    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    const session = await manager.start('p1', { modelName: 'builtin/offline' });
     await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
     const observer = await attachObserver(session);
     try {
@@ -46,7 +46,7 @@ describe('launched browser', () => {
   });
 
   it('keeps Playwright\'s feature switches when nothing is added', async () => {
-    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    const session = await manager.start('p1', { modelName: 'builtin/offline' });
     const argv = commandLineOf(session.browserPid!);
     expect(argv.filter((arg) => arg.startsWith('--disable-features='))).toEqual([
       expect.stringContaining('PaintHolding'),
@@ -57,7 +57,7 @@ describe('launched browser', () => {
 
   it('sends one merged --disable-features switch', async () => {
     const session = await manager.start('p1', {
-      modelName: 'builtin/none',
+      modelName: 'builtin/offline',
       browser: { type: 'local', launchOptions: { args: ['--disable-features=Translate', '--lang=en-GB'] } },
     });
     const argv = commandLineOf(session.browserPid!);
@@ -73,7 +73,7 @@ describe('launched browser', () => {
   // assertion is on its command line, so it gets the longest connect the launch options allow.
   it('switches off the WebUI omnibox renderers in full Chromium', { timeout: 150_000 }, async () => {
     const session = await manager.start('p1', {
-      modelName: 'builtin/none',
+      modelName: 'builtin/offline',
       browser: { type: 'local', launchOptions: { executablePath: '/usr/bin/chromium', headless: true, connectTimeoutMs: 120_000 } },
     });
     const disable = commandLineOf(session.browserPid!).filter((arg) => arg.startsWith('--disable-features='));
@@ -83,7 +83,7 @@ describe('launched browser', () => {
   });
 
   it('leaves no Chromium process or temp profile after end', async () => {
-    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    const session = await manager.start('p1', { modelName: 'builtin/offline' });
     await session.navigate({ url: fixtures.url('/cross-iframe.html') }, opContext());
     const tree = processTree(session.browserPid!);
     expect(tree.length).toBeGreaterThan(2);
@@ -95,7 +95,7 @@ describe('launched browser', () => {
 
   it('honours viewport and locale', async () => {
     const session = await manager.start('p1', {
-      modelName: 'builtin/none',
+      modelName: 'builtin/offline',
       browser: { type: 'local', launchOptions: { viewport: { width: 800, height: 600 }, locale: 'de-DE' } },
     });
     await session.navigate({ url: 'data:text/html,<p id=v></p><script>v.textContent=innerWidth+"x"+innerHeight+" "+navigator.language</script>' }, opContext());
@@ -108,7 +108,7 @@ describe('attach mode', () => {
   it('drives an external browser and leaves it running at end', async () => {
     const external = await startExternalChromium();
     try {
-      const session = await manager.start('p1', { modelName: 'builtin/none', browser: { type: 'local', cdpUrl: external.cdpUrl } });
+      const session = await manager.start('p1', { modelName: 'builtin/offline', browser: { type: 'local', cdpUrl: external.cdpUrl } });
       expect(session.browserPid).toBeUndefined();
       await session.navigate({ url: fixtures.url('/shadow.html') }, opContext());
       const closed = await session.act(

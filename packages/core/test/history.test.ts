@@ -51,7 +51,7 @@ describe('an unexpected error in an operation', () => {
   afterAll(() => manager.shutdown());
 
   it('reaches the caller as it was thrown (the server maps it) and replay records no raw detail', async () => {
-    const session = await manager.start('p1', { modelName: 'builtin/none' });
+    const session = await manager.start('p1', { modelName: 'builtin/offline' });
     const raw = new Error('frame.evaluate: Execution context was destroyed, most likely because of a navigation');
     const failure = await session.perform('extract', {}, opContext(), 10_000, () => Promise.reject(raw)).catch((error: unknown) => error);
     expect(failure).toBe(raw);

@@ -25,7 +25,7 @@ describe('LLM inference: chooseAction', () => {
   it('shows the model the outline, the instruction and variables by name only', async () => {
     // The value lives only here: inference is never given it, and this proves no path leaks it.
     const secretValue = 'hunter2-correct-horse';
-    server.script({ json: { elementId: '7', method: 'fill', arguments: ['%password%'], description: 'fill the password', failure: '' } });
+    server.script({ json: { elementId: '7', method: 'fill', arguments: ['%password%'], description: 'fill the password' } });
     const usage = new UsageMeter();
     const result = await llm.chooseAction({
       instruction: 'type %password% into the password field',
@@ -46,28 +46,85 @@ describe('LLM inference: chooseAction', () => {
 
   it('retries once when the model names an element that is not on the page', async () => {
     server.script([
-      { json: { elementId: '99', method: 'click', arguments: [], description: 'click sign in', failure: '' } },
-      { json: { elementId: '9', method: 'click', arguments: [], description: 'click sign in', failure: '' } },
+      { json: { elementId: '99', method: 'click', arguments: [], description: 'click sign in' } },
+      { json: { elementId: '9', method: 'click', arguments: [], description: 'click sign in' } },
     ]);
     const result = await llm.chooseAction({ instruction: 'sign in', snapshot, variables: [], signal, usage: new UsageMeter() });
     expect(result).toMatchObject({ elementId: '9' });
     expect(server.requests[1]?.raw).toContain('element id \\"99\\" is not in the page outline');
   });
 
-  it('passes on the reason when the model says it cannot', async () => {
-    server.script({ json: { elementId: '', method: 'click', arguments: [], description: '', failure: 'There is no checkout button on this page' } });
+  it('passes on the reason when the model names no element', async () => {
+    server.script({ json: { elementId: null, reason: 'There is no checkout button on this page' } });
     const result = await llm.chooseAction({ instruction: 'check out', snapshot, variables: [], signal, usage: new UsageMeter() });
     expect(result).toEqual({ failure: 'There is no checkout button on this page' });
+    const body = server.requests[0]?.body as { text: { format: { schema: { properties: { elementId: { type: unknown } }; required: string[] } } } };
+    expect(body.text.format.schema.properties.elementId.type).toEqual(['string', 'null']);
+    expect(body.text.format.schema.required).toEqual(['elementId']);
   });
 
   it('rejects a method outside the allowed list', async () => {
     server.script([
-      { json: { elementId: '9', method: 'doubleClick', arguments: [], description: 'x', failure: '' } },
-      { json: { elementId: '9', method: 'doubleClick', arguments: [], description: 'x', failure: '' } },
+      { json: { elementId: '9', method: 'doubleClick', arguments: [], description: 'x' } },
+      { json: { elementId: '9', method: 'doubleClick', arguments: [], description: 'x' } },
     ]);
     await expect(llm.chooseAction({ instruction: 'sign in', snapshot, variables: [], signal, usage: new UsageMeter() })).rejects.toMatchObject({
       code: 'model_error',
     });
+  });
+});
+
+/**
+ * What small local models (Ollama, LM Studio) answer: extra or filled-in text fields, placeholders
+ * for fields they did not need. Whether the answer acts depends on the element id alone.
+ */
+describe('LLM inference: act answers from small models, in each wire format', () => {
+  const FORMATS: Array<[string, () => Parameters<typeof createInference>[0]]> = [
+    ['OpenAI Responses', () => ({ modelName: 'openai/gpt-4.1-mini', baseURL: `${server.url}/v1` })],
+    ['Chat Completions (a local OpenAI-compatible server)', () => ({ modelName: 'ollama/qwen2.5:3b', baseURL: `${server.url}/v1`, openaiEndpointFormat: 'chat' })],
+    ['Anthropic Messages', () => ({ modelName: 'anthropic/claude-3-5-haiku-latest', baseURL: `${server.url}/v1` })],
+    ['Google generateContent', () => ({ modelName: 'google/gemini-2.5-flash', baseURL: `${server.url}/v1beta` })],
+  ];
+  const ENV = { OPENAI_API_KEY: 'sk-env', ANTHROPIC_API_KEY: 'ant-env', GOOGLE_GENERATIVE_AI_API_KEY: 'AIza-env' };
+  const choose = (model: Parameters<typeof createInference>[0]) =>
+    createInference(model, { env: ENV }).chooseAction({ instruction: 'click Sign in', snapshot, variables: [], signal, usage: new UsageMeter() });
+
+  const ACTS: Array<[string, Record<string, unknown>]> = [
+    ['a leftover "failure": "none"', { elementId: '9', method: 'click', arguments: [], description: 'click Sign in', failure: 'none' }],
+    ['"reason": "n/a"', { elementId: '9', method: 'click', arguments: [], description: 'click Sign in', reason: 'n/a' }],
+    ['"reason": "ok"', { elementId: '9', method: 'click', arguments: [], description: 'click Sign in', reason: 'ok' }],
+    ['no description or arguments', { elementId: '9', method: 'click' }],
+  ];
+  const REFUSALS: Array<[string, Record<string, unknown>, string]> = [
+    ['elementId null', { elementId: null, reason: 'There is no Sign in button' }, 'There is no Sign in button'],
+    ['elementId null with placeholder action fields', { elementId: null, method: 'none', arguments: [], description: '', reason: 'nothing fits' }, 'nothing fits'],
+    ['an empty elementId with an element method', { elementId: '', method: 'click', arguments: [], description: '', reason: 'not found' }, 'not found'],
+    ['no elementId and no reason', { method: 'click' }, 'the model found no element on the page for this instruction'],
+  ];
+
+  for (const [format, model] of FORMATS) {
+    it.each(ACTS)(`${format}: acts on a valid id despite %s`, async (_name, answer) => {
+      server.script({ json: answer });
+      expect(await choose(model())).toMatchObject({ elementId: '9', method: 'click', arguments: [] });
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it.each(REFUSALS)(`${format}: refuses on %s`, async (_name, answer, reason) => {
+      server.script({ json: answer });
+      expect(await choose(model())).toEqual({ failure: reason });
+      expect(server.requests).toHaveLength(1);
+    });
+  }
+
+  it('acts on the page itself with "" and a page method', async () => {
+    server.script({ json: { elementId: '', method: 'scrollTo', arguments: ['100%'], description: 'scroll to the bottom', reason: 'none' } });
+    expect(await choose(FORMATS[1]![1]())).toEqual({ elementId: '', method: 'scrollTo', arguments: ['100%'], description: 'scroll to the bottom' });
+  });
+
+  it('asks again when the answer names an element without a method', async () => {
+    server.script([{ json: { elementId: '9', reason: 'none' } }, { json: { elementId: '9', method: 'click' } }]);
+    expect(await choose(FORMATS[1]![1]())).toMatchObject({ elementId: '9', method: 'click' });
+    expect(server.requests[1]?.raw).toContain('method is required when elementId names an element');
   });
 });
 

@@ -65,7 +65,7 @@ export const ELEMENTS = [
   el('7', 'textbox', 'Password', 'input', { value: '••••' }),
   el('8', 'checkbox', 'Remember me', 'input', { checked: false }),
   el('9', 'button', 'Sign in', 'button'),
-  el('10', 'combobox', 'Country', 'select', { selected: 'France' }),
+  el('10', 'combobox', 'Country', 'select', { selected: 'France', options: ['France', 'Germany', 'United States', 'United Kingdom'] }),
   el('11', 'radio', 'Monthly', 'input', { checked: true }),
   el('12', 'radio', 'Yearly', 'input', { checked: false }),
   el('13', 'checkbox', 'Subscribe to newsletter', 'input', { checked: true }),

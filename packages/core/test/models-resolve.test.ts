@@ -43,6 +43,8 @@ describe('resolveModel', () => {
   it('rejects names it cannot place, saying what to do', () => {
     expect(() => resolveModel('acme/model-x')).toThrow(/Unknown model provider "acme".*baseURL/);
     expect(() => resolveModel('mystery-model')).toThrow(/Cannot tell the provider of model "mystery-model"/);
+    expect(() => resolveModel('builtin')).toThrow(/The built-in model is "builtin\/offline"/);
+    expect(() => resolveModel('builtin/fast')).toThrow(/The built-in model is "builtin\/offline"; there is no "builtin\/fast"/);
   });
 
   it('resolves the Vertex and Azure forms and gives an identity without secrets', () => {

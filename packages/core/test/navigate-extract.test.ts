@@ -10,7 +10,7 @@ const manager = testManager();
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  session = await manager.start('p1', { modelName: 'builtin/none' });
+  session = await manager.start('p1', { modelName: 'builtin/offline' });
 });
 afterAll(async () => {
   await manager.shutdown();
@@ -82,7 +82,7 @@ describe('extract page text', () => {
     await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
     expect(await textOf(session, 'form')).toBe('Name Email Password Bio Submit');
     expect(await textOf(session, 'xpath=//h1')).toBe('Sign up');
-    await expect(textOf(session, '#missing')).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(textOf(session, '#missing')).rejects.toMatchObject({ code: 'unprocessable', message: 'options.selector: No element matches selector "#missing"' });
   });
 
   it('hands instructions to the model layer (operations-*.test.ts covers them)', async () => {

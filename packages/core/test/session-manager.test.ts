@@ -26,7 +26,7 @@ describe('lookup', () => {
   afterAll(() => manager.shutdown());
 
   it('hides sessions of other projects and reports ended ones as gone', async () => {
-    const session = await manager.start('alpha', { modelName: 'builtin/none' });
+    const session = await manager.start('alpha', { modelName: 'builtin/offline' });
     expect(manager.get('alpha', session.id)).toBe(session);
     expect(errorOf(() => manager.get('beta', session.id))).toMatchObject({ code: 'session_not_found', status: 404 });
     expect(errorOf(() => manager.get('alpha', 'no-such-id'))).toMatchObject({ code: 'session_not_found' });
@@ -54,13 +54,13 @@ describe('lookup', () => {
 describe('limits', () => {
   it('refuses sessions beyond maxSessions', async () => {
     const manager = testManager({ maxSessions: 1 });
-    const first = await manager.start('alpha', { modelName: 'builtin/none' });
-    await expect(manager.start('beta', { modelName: 'builtin/none' })).rejects.toMatchObject({
+    const first = await manager.start('alpha', { modelName: 'builtin/offline' });
+    await expect(manager.start('beta', { modelName: 'builtin/offline' })).rejects.toMatchObject({
       code: 'session_limit',
       status: 429,
     });
     await manager.end('alpha', first.id);
-    const second = await manager.start('beta', { modelName: 'builtin/none' });
+    const second = await manager.start('beta', { modelName: 'builtin/offline' });
     await manager.shutdown();
     expect(second.state).toBe('ended');
   });
@@ -68,14 +68,14 @@ describe('limits', () => {
   it('refuses a project its sessions past its own limit, with a retry hint, while other projects start', async () => {
     const manager = testManager({ maxSessions: 4 });
     const limit = { projectMaxSessions: 1 };
-    const [first, other] = await Promise.all([manager.start('alpha', { modelName: 'builtin/none' }, limit), manager.start('beta', { modelName: 'builtin/none' }, limit)]);
-    await expect(manager.start('alpha', { modelName: 'builtin/none' }, limit)).rejects.toMatchObject({
+    const [first, other] = await Promise.all([manager.start('alpha', { modelName: 'builtin/offline' }, limit), manager.start('beta', { modelName: 'builtin/offline' }, limit)]);
+    await expect(manager.start('alpha', { modelName: 'builtin/offline' }, limit)).rejects.toMatchObject({
       code: 'session_limit',
       status: 429,
       retryAfterSeconds: expect.any(Number),
     });
     await manager.end('alpha', first.id);
-    await manager.start('alpha', { modelName: 'builtin/none' }, limit);
+    await manager.start('alpha', { modelName: 'builtin/offline' }, limit);
     await manager.shutdown();
     expect(other.state).toBe('ended');
   });
@@ -83,14 +83,14 @@ describe('limits', () => {
   it('counts a project\'s sessions still starting against its limit', async () => {
     const manager = testManager({ maxSessions: 4 });
     const limit = { projectMaxSessions: 1 };
-    const results = await Promise.allSettled([1, 2, 3].map(() => manager.start('alpha', { modelName: 'builtin/none' }, limit)));
+    const results = await Promise.allSettled([1, 2, 3].map(() => manager.start('alpha', { modelName: 'builtin/offline' }, limit)));
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected', 'rejected']);
     await manager.shutdown();
   });
 
   it('expires an idle session and kills its browser', async () => {
     const manager = testManager({ idleTimeoutMs: 400 });
-    const session = await manager.start('alpha', { modelName: 'builtin/none' });
+    const session = await manager.start('alpha', { modelName: 'builtin/offline' });
     const tree = processTree(session.browserPid!);
     await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
     await expect.poll(() => session.state, { timeout: 5_000 }).toBe('expired');
@@ -101,7 +101,7 @@ describe('limits', () => {
 
   it('expires a session at its maximum age even while in use', async () => {
     const manager = testManager({ maxSessionMs: 500 });
-    const session = await manager.start('alpha', { modelName: 'builtin/none' });
+    const session = await manager.start('alpha', { modelName: 'builtin/offline' });
     await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
     await expect.poll(() => session.state, { timeout: 5_000 }).toBe('expired');
     await manager.shutdown();
@@ -111,8 +111,8 @@ describe('limits', () => {
 describe('crash', () => {
   it('turns a killed browser into session_gone without touching other sessions', async () => {
     const manager = testManager();
-    const victim = await manager.start('alpha', { modelName: 'builtin/none' });
-    const survivor = await manager.start('alpha', { modelName: 'builtin/none' });
+    const victim = await manager.start('alpha', { modelName: 'builtin/offline' });
+    const survivor = await manager.start('alpha', { modelName: 'builtin/offline' });
     await victim.navigate({ url: fixtures.url('/forms.html') }, opContext());
     process.kill(victim.browserPid!, 'SIGKILL');
     await expect.poll(() => victim.state, { timeout: 5_000 }).toBe('crashed');
@@ -127,7 +127,7 @@ describe('crash', () => {
 
   it('fails an operation in flight when the browser dies under it', async () => {
     const manager = testManager();
-    const session = await manager.start('alpha', { modelName: 'builtin/none' });
+    const session = await manager.start('alpha', { modelName: 'builtin/offline' });
     await session.navigate({ url: fixtures.url('/slow.html') }, opContext());
     const pending = session.act({ input: { selector: '#ticker' } }, opContext());
     setTimeout(() => process.kill(session.browserPid!, 'SIGKILL'), 150);
@@ -141,7 +141,7 @@ describe('queue and history', () => {
   afterAll(() => manager.shutdown());
 
   it('runs concurrent operations one after the other', async () => {
-    const session = await manager.start('alpha', { modelName: 'builtin/none' });
+    const session = await manager.start('alpha', { modelName: 'builtin/offline' });
     await session.navigate({ url: fixtures.url('/slow.html') }, opContext());
     const [first, second] = await Promise.all([
       session.act({ input: { selector: '#fetch' } }, opContext()),
@@ -158,7 +158,7 @@ describe('queue and history', () => {
   });
 
   it('drops a queued operation whose caller gave up before its turn', async () => {
-    const session = await manager.start('alpha', { modelName: 'builtin/none' });
+    const session = await manager.start('alpha', { modelName: 'builtin/offline' });
     await session.navigate({ url: fixtures.url('/slow.html') }, opContext());
     const running = session.act({ input: { selector: '#fetch' } }, opContext());
     const controller = new AbortController();
@@ -171,7 +171,7 @@ describe('queue and history', () => {
   });
 
   it('records pages and operations for replay, variables by name only', async () => {
-    const session = await manager.start('alpha', { modelName: 'builtin/none' });
+    const session = await manager.start('alpha', { modelName: 'builtin/offline' });
     await session.navigate({ url: fixtures.url('/forms.html') }, opContext());
     await session.act(
       {

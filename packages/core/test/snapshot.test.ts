@@ -36,7 +36,11 @@ const FORM = `<!doctype html><title>Form</title>
 <div aria-hidden="true"><button>Ghost aria</button></div>
 <div id="box" style="height:60px;overflow:auto"><p style="height:400px">Tall content</p></div>
 <div>   </div>
-<div><div><div><span>Deep wrapped text</span></div></div></div>`;
+<div><div><div><span>Deep wrapped text</span></div></div></div>
+<nav><div id="menu">Products<div style="display:none"><a href="/sub">Hidden sub</a></div></div>
+  <button aria-haspopup="true">Profile</button></nav>
+<ul><li>Alice Moreau <span><button>Remove</button></span></li><li>Bob Okafor <span><button>Remove</button></span></li></ul>
+<script>document.getElementById('menu').addEventListener('mouseenter', () => {});</script>`;
 
 const SHADOW = `<!doctype html><title>Shadow</title>
 <x-open></x-open><x-closed></x-closed>
@@ -132,8 +136,19 @@ describe('captureSnapshot', () => {
     expect(lineOf(snap, 'More options')).toMatch(/^\[\d+\] button "More options" collapsed$/);
     expect(lineOf(snap, 'Pricing')).toMatch(/^\[\d+\] link "Pricing" -> \/pricing\?plan=pro$/);
     expect(lineOf(snap, 'Shipping')).toMatch(/^\[\d+\] button "Shipping" collapsed$/);
-    expect(snap.text).toMatch(/\[\d+\] generic clickable\n\s+"Clickable div"/);
-    expect(snap.text).toMatch(/\[\d+\] generic clickable\n\s+"Pointer card inner span"/);
+    // Generic elements that take clicks or hovers are named by their short text, like buttons.
+    expect(lineOf(snap, 'Clickable div')).toMatch(/^\[\d+\] generic "Clickable div" clickable$/);
+    expect(lineOf(snap, 'Pointer card inner span')).toMatch(/^\[\d+\] generic "Pointer card inner span" clickable$/);
+    // A hover handler added by script makes a menu of a plain <div>; its hidden submenu is not in its name.
+    expect(lineOf(snap, 'Products')).toMatch(/^\[\d+\] generic "Products" hoverable$/);
+    expect(snap.text).not.toContain('Hidden sub');
+    expect(lineOf(snap, 'Profile')).toMatch(/^\[\d+\] button "Profile" haspopup=menu$/);
+    // A closed <details> shows its summary only.
+    expect(snap.text).not.toContain('Two days');
+    // The element table knows each control's row (not printed: the outline stays as it was).
+    const removes = [...snap.elements.values()].filter((e) => e.name === 'Remove');
+    expect(removes.map((e) => e.context)).toEqual(['Alice Moreau', 'Bob Okafor']);
+    expect(snap.text).not.toContain('Alice Moreau Remove');
     expect(snap.text).toMatch(/\[\d+\] textbox value="Editable note"/);
     expect(snap.text).toMatch(/\[\d+\] generic scrollable\n\s+"Tall content"/);
     expect(snap.text).toContain('\n"Deep wrapped text"');

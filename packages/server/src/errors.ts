@@ -16,10 +16,29 @@ export function validationError(target: string, error: ZodError): DeckhandError 
   const prefix = target === 'json' ? 'body' : target === 'param' ? 'path' : target;
   const issues = error.issues.map((issue) => ({
     path: [prefix, ...issue.path.map(String)].join('.'),
-    message: issue.message,
+    message: issue.code === 'invalid_union' ? unionMessage(issue.errors) : issue.message,
   }));
   const summary = issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join('; ');
   return new DeckhandError('validation_error', `Invalid request: ${summary}`, issues);
+}
+
+type Issue = ZodError['issues'][number];
+
+/**
+ * What an input matching none of a union's forms lacks. Forms whose fixed value (a `type`
+ * discriminator) differs are set aside: the input chose another form. When the others only miss
+ * fields, the message names them ("needs cdpUrl or launchOptions"); otherwise the closest form's
+ * problems are given.
+ */
+function unionMessage(branches: Issue[][]): string {
+  const chosen = branches.filter((branch) => !branch.some((i) => i.code === 'invalid_value' && i.values.length === 1));
+  const candidates = chosen.length > 0 ? chosen : branches;
+  const missing = candidates.map((branch) => branch.filter((i) => i.code === 'invalid_type' && /received undefined$/.test(i.message)));
+  if (candidates.every((branch, i) => branch.length > 0 && missing[i]!.length === branch.length)) {
+    return `needs ${missing.map((branch) => branch.map((i) => i.path.join('.')).join(' and ')).join(' or ')}`;
+  }
+  const closest = [...candidates].sort((a, b) => a.length - b.length)[0] ?? [];
+  return closest.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ') || 'Invalid input';
 }
 
 /** Maps anything thrown to a response. Unexpected errors get a generic message; detail goes to the log only. */

@@ -40,6 +40,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/demo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A small page to try the service on
+         * @description A page the server serves itself (a name field, a button that greets, a link, a section to
+         *     scroll to), so the README's walk-through works on a machine without internet: navigate a
+         *     session to `<server>/demo`. No key needed: the session's browser loads it.
+         */
+        get: operations["getDemo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/start": {
         parameters: {
             query?: never;
@@ -1027,7 +1049,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The request is well-formed but cannot be carried out (for example an agent mode the model does not support). */
+        /** @description The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support). */
         Unprocessable: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -1177,6 +1199,26 @@ export interface operations {
                 };
             };
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDemo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The demo page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     startSession: {
@@ -1365,6 +1407,7 @@ export interface operations {
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ModelError"];
@@ -1414,6 +1457,7 @@ export interface operations {
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ModelError"];

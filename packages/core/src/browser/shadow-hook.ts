@@ -1,10 +1,12 @@
 // Closed shadow roots are invisible to page scripts. This init script, installed on every context
 // before any page script runs, remembers each closed root so our in-page code can walk into it.
-// Declarative closed roots (<template shadowrootmode="closed">) are not seen by it.
+// Declarative closed roots (<template shadowrootmode="closed">) are not seen by it. The same script
+// carries the pointer-listener hook (listener-hook.ts): one script, installed where contexts are made.
+import { LISTENER_HOOK_SCRIPT } from './listener-hook.js';
 
 export const CLOSED_ROOTS_KEY = '__deckhandClosedRoots';
 
-export const SHADOW_HOOK_SCRIPT = `(() => {
+const CLOSED_ROOTS_SCRIPT = `(() => {
   if (Object.prototype.hasOwnProperty.call(window, '${CLOSED_ROOTS_KEY}')) return;
   const roots = new WeakMap();
   Object.defineProperty(window, '${CLOSED_ROOTS_KEY}', { value: roots, enumerable: false });
@@ -15,6 +17,8 @@ export const SHADOW_HOOK_SCRIPT = `(() => {
     return root;
   };
 })();`;
+
+export const SHADOW_HOOK_SCRIPT = `${CLOSED_ROOTS_SCRIPT}\n${LISTENER_HOOK_SCRIPT}`;
 
 /** In-page: the open or closed shadow root of an element, or null. Serialisable (no closures). */
 export function shadowRootOf(el: Element): ShadowRoot | null {

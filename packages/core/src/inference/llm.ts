@@ -15,30 +15,25 @@ import {
   observePrompt,
   observeSystemPrompt,
 } from './prompts.js';
-import { PAGE_ELEMENT_ID, type ChosenAction, type Inference } from './types.js';
+import { actAnswerProblem, actionProblem, normalizeActAnswer, readActAnswer } from './act-answer.js';
+import type { ChosenAction, Inference } from './types.js';
 import { hrefOf, mapFields, urlFieldPaths, withUrlFieldsAsIds, type FieldPath } from './url-fields.js';
-
-/** Methods that make sense on the page as a whole, so may carry PAGE_ELEMENT_ID. */
-const PAGE_METHODS = new Set(['scrollTo', 'nextChunk', 'prevChunk', 'press']);
 
 export function createLlmInference(client: ModelClient, systemPrompt?: string): Inference {
   return {
     identity: client.identity,
 
     async chooseAction({ instruction, snapshot, variables, signal, usage }) {
-      const answer = (await client.generateObject({
+      const answer = await client.generateObject({
         system: actSystemPrompt(systemPrompt),
         prompt: actPrompt(instruction, snapshot, variables),
         schema: ACT_SCHEMA,
-        check: (value) => {
-          const { failure, ...action } = value as ChosenAction & { failure: string };
-          return failure.trim() ? undefined : actionProblem(action, snapshot);
-        },
+        normalize: normalizeActAnswer,
+        check: (value) => actAnswerProblem(value, snapshot),
         signal,
         usage,
-      })) as ChosenAction & { failure: string };
-      const { failure, ...action } = answer;
-      return failure.trim() ? { failure: failure.trim() } : action;
+      });
+      return readActAnswer(answer);
     },
 
     async observe({ instruction, snapshot, signal, usage }) {
@@ -74,20 +69,6 @@ export function createLlmInference(client: ModelClient, systemPrompt?: string): 
       return plan.finish(withUrls);
     },
   };
-}
-
-function actionProblem(action: ChosenAction, snapshot: PageSnapshot): string | undefined {
-  const known = (id: string) => snapshot.elements.has(id);
-  if (action.elementId === PAGE_ELEMENT_ID && !PAGE_METHODS.has(action.method)) {
-    return `elementId is empty but ${action.method} needs an element: use an id shown in square brackets`;
-  }
-  if (action.elementId !== PAGE_ELEMENT_ID && !known(action.elementId)) {
-    return `element id "${action.elementId}" is not in the page outline: use an id shown in square brackets`;
-  }
-  if (action.method === 'dragAndDrop' && !known(action.arguments[0] ?? '')) {
-    return 'dragAndDrop needs the id of the element to drop onto as its one argument';
-  }
-  return undefined;
 }
 
 function badLinkId(value: unknown, paths: FieldPath[], snapshot: PageSnapshot): string | undefined {

@@ -25,7 +25,7 @@ export function actSystemPrompt(custom?: string): string {
     `You operate a web page for a user. Pick the single action that carries out the user's instruction on the current page.
 ${OUTLINE_GUIDE}
 ${METHOD_GUIDE}
-Only use element ids shown in the outline. If the instruction cannot be done on this page, leave elementId empty and say why in "failure".`,
+Only use element ids shown in the outline. If the instruction cannot be carried out on this page (no element fits, or several fit equally), set elementId to null and say why in "reason"; otherwise leave "reason" out.`,
     custom,
   );
 }
@@ -83,13 +83,21 @@ const ACTION_PROPERTIES = {
   description: { type: 'string', description: 'Short description of the element and action, e.g. "click the Sign in button"' },
 } satisfies Record<string, JSONSchema>;
 
+/**
+ * An act answer names an element, or null to refuse: the id alone decides (see act-answer.ts), so
+ * the other fields are only needed when acting and a refusal can leave them out.
+ */
 export const ACT_SCHEMA: JSONSchema = {
   type: 'object',
   properties: {
     ...ACTION_PROPERTIES,
-    failure: { type: 'string', description: 'Empty when the action was found; otherwise why it cannot be done' },
+    elementId: {
+      type: ['string', 'null'],
+      description: 'Id from the outline, without brackets; "" for the whole page (scrolling it, pressing a key); null when the instruction cannot be carried out',
+    },
+    reason: { type: 'string', description: 'Only with elementId null: why the instruction cannot be carried out on this page' },
   },
-  required: ['elementId', 'method', 'arguments', 'description', 'failure'],
+  required: ['elementId'],
 };
 
 export const OBSERVE_SCHEMA: JSONSchema = {

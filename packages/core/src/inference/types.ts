@@ -40,6 +40,11 @@ export interface ChosenAction {
    */
   arguments: string[];
   description: string;
+  /**
+   * A step to run after this one succeeds, on the same page: "enter the password and log in", or a
+   * search's Enter. Resolved against the same snapshot, so its element must already be there.
+   */
+  then?: ChosenAction;
 }
 
 export interface VariableInfo {

@@ -1,6 +1,6 @@
 // Turns a model name or ModelConfig into "which provider, which model, which endpoint" — no keys,
 // no SDK objects — so resolution rules live in one place and are testable on their own.
-import { DeckhandError } from '../errors.js';
+import { DeckhandError, isDeckhandError } from '../errors.js';
 import type { LegacyProvider, ModelConfig } from './model-config.js';
 
 export type ProviderKind =
@@ -25,8 +25,10 @@ export interface ModelTarget {
   config: ModelConfig;
 }
 
+const BUILTIN_MODEL = 'offline';
+
 /** The model used when neither the call nor the session names one. */
-export const DEFAULT_MODEL = 'builtin/offline';
+export const DEFAULT_MODEL = `builtin/${BUILTIN_MODEL}`;
 
 const PREFIXED: Record<string, ProviderKind> = {
   openai: 'openai',
@@ -76,6 +78,9 @@ export function resolveModel(model: ModelConfig | string | undefined, sessionMod
     const prefix = name.slice(0, slash).toLowerCase();
     const modelId = name.slice(slash + 1);
     const kind = PREFIXED[prefix];
+    if (kind === 'builtin' && modelId !== BUILTIN_MODEL) {
+      throw new DeckhandError('validation_error', `The built-in model is "builtin/${BUILTIN_MODEL}"; there is no "${name}"`);
+    }
     if (kind) return { kind, providerName: prefix, modelId, baseURL, config };
     const endpoint = baseURL ?? KNOWN_LOCAL_ENDPOINTS[prefix];
     if (endpoint) return { kind: 'openai-compatible', providerName: prefix, modelId, baseURL: endpoint, config };
@@ -85,6 +90,7 @@ export function resolveModel(model: ModelConfig | string | undefined, sessionMod
     );
   }
 
+  if (name.toLowerCase() === 'builtin') throw new DeckhandError('validation_error', `The built-in model is "${DEFAULT_MODEL}"; a bare "builtin" names none`);
   const legacy = config.provider ? LEGACY_PROVIDER[config.provider] : undefined;
   const kind = legacy ?? inferFromLegacyName(name) ?? (baseURL ? 'openai-compatible' : undefined);
   if (!kind) {
@@ -94,6 +100,23 @@ export function resolveModel(model: ModelConfig | string | undefined, sessionMod
     );
   }
   return { kind, providerName: kind, modelId: name, baseURL, config };
+}
+
+/** The forms of a model name Deckhand resolves, for the message about one it cannot. */
+export const ACCEPTED_MODEL_NAMES = `"<provider>/<model>" with provider ${[...Object.keys(PREFIXED).filter((p) => p !== 'builtin'), ...Object.keys(KNOWN_LOCAL_ENDPOINTS)].join(', ')} (e.g. "openai/gpt-4.1-mini", "ollama/llama3.2"); "${DEFAULT_MODEL}"; a legacy name starting gpt-, o1, o3, o4, claude- or gemini-; any other "<prefix>/<model>" only with options.model.baseURL on each call`;
+
+/**
+ * A session's model name, checked at start: a name Deckhand cannot resolve is a mistake in the
+ * start request (400, listing the accepted forms), not a surprise at the session's first act.
+ */
+export function checkModelName(name: string): void {
+  try {
+    resolveModel(name);
+  } catch (error) {
+    if (!isDeckhandError(error)) throw error;
+    const message = `modelName "${name}" cannot be used: ${error.message}. Accepted: ${ACCEPTED_MODEL_NAMES}`;
+    throw new DeckhandError('validation_error', message, [{ path: 'body.modelName', message }]);
+  }
 }
 
 /** Unprefixed names older clients send: gpt-4.1-nano means OpenAI, and so on. */

@@ -13,6 +13,8 @@ export interface StructuredRequest {
   prompt: string;
   /** JSON Schema of the object the model must return. */
   schema: JSONSchema;
+  /** Applied to the parsed reply before it is validated (e.g. a refusal drops the action fields it left behind). */
+  normalize?: (value: unknown) => unknown;
   /** A check beyond the schema (e.g. "element ids must exist"); returns the problem, if any. */
   check?: (value: unknown) => string | undefined;
   signal: AbortSignal;
@@ -48,8 +50,9 @@ export async function generateStructured(
       outputTokens: reply.usage?.outputTokens ?? 0,
     });
     const parsed = parseFirstJsonObject(reply.text);
-    problem = parsed.ok ? (validateAgainstSchema(schema, parsed.value) ?? request.check?.(parsed.value) ?? '') : parsed.problem;
-    if (parsed.ok && !problem) return parsed.value;
+    const value = parsed.ok && request.normalize ? request.normalize(parsed.value) : parsed.ok ? parsed.value : undefined;
+    problem = parsed.ok ? (validateAgainstSchema(schema, value) ?? request.check?.(value) ?? '') : parsed.problem;
+    if (parsed.ok && !problem) return value;
     log?.('model output rejected', { attempt, problem: redactSecrets(problem, site.secrets) });
     messages.push(
       { role: 'assistant', content: reply.text || '(empty reply)' },

@@ -2,9 +2,9 @@
 // by name only), the action is mapped to a replayable selector and run by the deterministic executor.
 import type { Frame } from 'playwright-core';
 import type { CachedTarget } from '../cache/index.js';
-import type { VariableInfo } from '../inference/index.js';
+import type { ChosenAction, VariableInfo } from '../inference/index.js';
 import type { OperationScope } from '../scope/operation-scope.js';
-import type { ActResult, Variables } from '../types.js';
+import type { Action, ActResult, Variables } from '../types.js';
 import { toAction } from './chosen-action.js';
 import type { ModelRun } from './model-run.js';
 import { snapshotOf } from './page-snapshot.js';
@@ -31,11 +31,19 @@ export async function actOnInstruction(
     return { success: false, message: chosen.failure, actionDescription: instruction, actions: [] };
   }
   const page = frame.page();
-  const action = await toAction(chosen, { snapshot, frame, page });
-  const element = snapshot.elements.get(chosen.elementId);
-  onResolved?.(element ? { role: element.role, name: element.name } : null);
-  scope.log({ category: 'act', message: `${run.inference.identity} chose ${action.method} on ${action.selector}`, level: 1 });
-  return performAction(scope, { action, variables, frame: page.mainFrame() });
+  // A model may chain steps on the same page ("enter the password and log in"): each runs after the one before succeeds.
+  const done: Action[] = [];
+  let result: ActResult | undefined;
+  for (let step: ChosenAction | undefined = chosen; step; step = step.then) {
+    const action = await toAction(step, { snapshot, frame, page });
+    const element = snapshot.elements.get(step.elementId);
+    onResolved?.(element ? { role: element.role, name: element.name } : null);
+    scope.log({ category: 'act', message: `${run.inference.identity} chose ${action.method} on ${action.selector}`, level: 1 });
+    result = await performAction(scope, { action, variables, frame: page.mainFrame() });
+    done.push(...result.actions);
+    if (!result.success) break;
+  }
+  return chosen.then ? { ...result!, actionDescription: instruction, actions: done } : result!;
 }
 
 /** What the model may know of the variables: names and descriptions, never values. */

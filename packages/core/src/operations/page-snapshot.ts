@@ -16,10 +16,14 @@ export interface SnapshotRequest {
   instruction?: string;
 }
 
-/** The element options.selector names; one that matches nothing is the caller's mistake (400). The caller disposes it. */
+/**
+ * The element options.selector names. One that matches nothing on this page is a request that
+ * cannot be carried out (422), not a malformed one: the same selector may match on another page.
+ * The caller disposes it.
+ */
 export async function resolveScope(frame: Frame, selector: string): Promise<ResolvedTarget> {
   const found = await resolveTarget(frame, selector, SCOPE_LOOKUP_MS);
-  if (!found.found) throw new DeckhandError('validation_error', found.reason, [{ path: 'options.selector', message: found.reason }]);
+  if (!found.found) throw new DeckhandError('unprocessable', `options.selector: ${found.reason}`);
   return found.target;
 }
 

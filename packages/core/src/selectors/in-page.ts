@@ -3,14 +3,16 @@
 // declared side by side in one wrapper here (so they may call each other by name) and handed to it
 // as its second argument.
 
+import { pointerListenersOf } from '../browser/listener-hook.js';
 import { shadowRootOf } from '../browser/shadow-hook.js';
 import { elementPath, pathStep } from './element-path.js';
 
-/** Helpers every in-page function may call: the open-or-closed shadow root lookup and the path writer. */
+/** Helpers every in-page function may call: the open-or-closed shadow root lookup, the path writer, pointer-listener marks. */
 export interface InPageLib {
   shadowRootOf: typeof shadowRootOf;
   pathStep: typeof pathStep;
   elementPath: typeof elementPath;
+  pointerListenersOf: typeof pointerListenersOf;
 }
 
 /**
@@ -24,7 +26,8 @@ export function inPage<A, R>(fn: (arg: A, lib: InPageLib) => R): (arg: A) => R {
     const shadowRootOf = ${shadowRootOf};
     const pathStep = ${pathStep};
     const elementPath = ${elementPath};
-    return (${fn})(arg, { shadowRootOf, pathStep, elementPath });
+    const pointerListenersOf = ${pointerListenersOf};
+    return (${fn})(arg, { shadowRootOf, pathStep, elementPath, pointerListenersOf });
   }`;
   return new Function(`return ${source}`)() as (arg: A) => R;
 }

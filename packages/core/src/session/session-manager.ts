@@ -3,6 +3,7 @@
 import { openBrowser } from '../browser/open-browser.js';
 import type { CoreConfig } from '../config.js';
 import { DeckhandError } from '../errors.js';
+import { checkModelName } from '../models/resolve-model.js';
 import type { StartRequest } from '../types.js';
 import { goneError, Session } from './session.js';
 import { settingsFrom } from '../scope/session-settings.js';
@@ -28,6 +29,7 @@ export class SessionManager {
   ) {}
 
   async start(projectId: string, req: StartRequest, opts: StartOptions = {}): Promise<Session> {
+    checkModelName(req.modelName);
     const startingHere = this.starting.get(projectId) ?? 0;
     if (this.store.size + sum(this.starting.values()) >= this.config.maxSessions) {
       throw limitError(`Too many sessions (limit ${this.config.maxSessions}); end one and retry`);

@@ -85,7 +85,7 @@ export async function captureSnapshot(page: Page, options: SnapshotOptions = {})
  * nodes are masked, not only the outline, because the element table reaches results (observe).
  */
 function maskNode(node: WalkNode, secrets: readonly string[]): void {
-  for (const key of ['name', 'text', 'href', 'placeholder', 'selected'] as const) {
+  for (const key of ['name', 'text', 'href', 'placeholder', 'selected', 'context'] as const) {
     if (node[key] !== undefined) node[key] = maskSecrets(node[key], secrets);
   }
   if (node.options) node.options = node.options.map((option) => maskSecrets(option, secrets));
@@ -93,9 +93,9 @@ function maskNode(node: WalkNode, secrets: readonly string[]): void {
 
 function toElement(id: string, node: WalkNode, prefix: string): SnapshotElement {
   const el: SnapshotElement = { id, role: node.role ?? 'generic', name: node.name ?? '', tag: node.tag ?? '', xpath: prefix + (node.xpath ?? '') };
-  const copy = ['value', 'checked', 'pressed', 'selected', 'options', 'expanded', 'href', 'placeholder', 'level'] as const;
+  const copy = ['value', 'checked', 'pressed', 'selected', 'options', 'expanded', 'href', 'placeholder', 'level', 'popup', 'context', 'inputType'] as const;
   for (const k of copy) if (node[k] !== undefined) (el as unknown as Record<string, unknown>)[k] = node[k];
-  for (const k of ['disabled', 'required', 'scrollable', 'current', 'clickable'] as const) if (node[k]) el[k] = true;
+  for (const k of ['disabled', 'required', 'scrollable', 'current', 'clickable', 'hoverable', 'covered'] as const) if (node[k]) el[k] = true;
   return el;
 }
 

@@ -21,7 +21,9 @@ export function renderLine(node: WalkNode, id?: string): string {
   if (node.current) line += ' current';
   if (node.disabled) line += ' disabled';
   if (node.required) line += ' required';
+  if (node.popup) line += ` haspopup=${node.popup}`;
   if (node.clickable) line += ' clickable';
+  if (node.hoverable) line += ' hoverable';
   if (node.scrollable) line += ' scrollable';
   if (node.href) line += ` -> ${node.href}`;
   return line;

@@ -41,6 +41,16 @@ export interface WalkNode {
   placeholder?: string;
   scrollable?: 1;
   clickable?: 1;
+  /** Reacts to the pointer entering it (mouseenter/mouseover handlers): a hover menu, a tooltip. */
+  hoverable?: 1;
+  /** aria-haspopup: the kind of popup it opens (menu, listbox, dialog, …). */
+  popup?: string;
+  /** Text of the row, card or list item around the element, with field labels (not printed; for matching). */
+  context?: string;
+  /** An input's type when it says what the field holds: email, password, date, tel, … (not printed). */
+  inputType?: string;
+  /** Behind a modal overlay that takes the clicks (not printed; for matching). */
+  covered?: 1;
   level?: number;
   /** Index into WalkArgs.frameOwners: this node owns a child frame. */
   frame?: number;
@@ -58,6 +68,11 @@ export interface WalkResult {
 export function walkFrame(args: WalkArgs, lib: InPageLib): string {
   const MAX_NAME = 100;
   const MAX_TEXT = 300;
+  const MAX_CONTEXT = 300;
+  /** Nodes read of a region before it counts as too large to be one control's surroundings. */
+  const MAX_CONTEXT_NODES = 150;
+  /** A generic element that takes clicks or hovers is named by its text when the text is this short. */
+  const MAX_CONTENT_NAME = 80;
   const MAX_OPTIONS = 10;
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'br', 'wbr', 'datalist', 'param', 'source', 'track']);
   const INTERACTIVE = new Set(['link', 'button', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'slider', 'spinbutton', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'gridcell', 'scrollbar', 'iframe']);
@@ -69,6 +84,11 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
   const GROUPS = new Set(['list', 'table', 'row', 'group', 'rowgroup']);
   // Block boxes separate words when their text is joined into a name.
   const BLOCK = new Set(['div', 'p', 'li', 'td', 'th', 'tr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article']);
+  const TEXT_INPUT_PLAIN = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'hidden']);
+  // One entry of a list, table or feed: what lies beyond it belongs to other entries.
+  const ITEMS = new Set(['li', 'tr', 'article', 'dt', 'dd']);
+  const ITEM_ROLES = new Set(['listitem', 'row', 'article', 'option', 'treeitem']);
+  const BOUNDARY_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'main', 'form', 'dialog', 'alertdialog', 'search', 'region', 'toolbar', 'menu', 'menubar', 'tablist', 'group', 'radiogroup']);
   const TEXT_INPUTS = new Set(['', 'text', 'email', 'tel', 'url', 'search', 'password', 'number', 'date', 'datetime-local', 'month', 'week', 'time', 'color']);
 
   type Line = WalkNode & { kids?: Line[] };
@@ -132,11 +152,16 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     }
   }
 
+  /** Whether an element's box is not rendered (display:none, a closed submenu). offsetParent is null for those (and for fixed boxes), so only then are the costlier box and style read. */
+  function unrendered(el: Element): boolean {
+    return (el as HTMLElement).offsetParent === null && el.getClientRects().length === 0 && getComputedStyle(el).display !== 'contents';
+  }
+
   /** Visible text of a subtree, for names from content and label text; stops early when long. */
-  function textOf(root: Node, skip: Element | null): string {
+  function textOf(root: Node, skip: Element | null, max = MAX_NAME * 2): string {
     let out = '';
     const visit = (n: Node) => {
-      if (out.length > MAX_NAME * 2) return;
+      if (out.length > max) return;
       if (n.nodeType === 3) {
         out += n.nodeValue;
         return;
@@ -144,7 +169,11 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
       if (n.nodeType !== 1) return;
       const el = n as Element;
       const tag = el.localName;
-      if (el === skip || SKIP.has(tag) || tag === 'select' || tag === 'textarea' || el.getAttribute('aria-hidden') === 'true') return;
+      if (tag === 'br') {
+        out += ' ';
+        return;
+      }
+      if (el === skip || SKIP.has(tag) || tag === 'select' || tag === 'textarea' || el.getAttribute('aria-hidden') === 'true' || unrendered(el)) return;
       if (tag === 'img') {
         out += ' ' + (el.getAttribute('alt') ?? '') + ' ';
         return;
@@ -154,12 +183,138 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
         if (type === 'submit' || type === 'button') out += ' ' + (el as HTMLInputElement).value + ' ';
         return;
       }
+      if (tag === 'details' && !(el as HTMLDetailsElement).open) {
+        const summary = el.querySelector(':scope > summary');
+        if (summary) visit(summary);
+        return;
+      }
       const sr = lib.shadowRootOf(el);
       for (let c = (sr ?? el).firstChild; c; c = c.nextSibling) visit(c);
       if (BLOCK.has(tag)) out += ' ';
     };
     visit(root);
     return squash(out);
+  }
+
+  /**
+   * The text of a region around a control, read in one pass: `around`, all of it but buttons (they
+   * are other controls, not what the row or card says) with fields given by their aria-label or
+   * placeholder; `plain`, only what is no control's. Null when the region is too large to be one
+   * control's surroundings (its nodes are not all read).
+   */
+  function regionTextOf(root: Element): { around: string; plain: string } | null {
+    let around = '';
+    let plain = '';
+    let left = MAX_CONTEXT_NODES;
+    const add = (text: string, inControl: boolean) => {
+      around += text;
+      if (!inControl) plain += text;
+    };
+    const visit = (n: Node, inControl: boolean) => {
+      if (around.length > MAX_CONTEXT || left-- <= 0) return;
+      if (n.nodeType === 3) return add(n.nodeValue ?? '', inControl);
+      if (n.nodeType !== 1) return;
+      const el = n as Element;
+      const tag = el.localName;
+      if (tag === 'br') return add(' ', inControl);
+      if (SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true' || unrendered(el)) return;
+      if (tag === 'img') return add(` ${el.getAttribute('alt') ?? ''} `, inControl);
+      if (tag === 'input' || tag === 'select' || tag === 'textarea') {
+        const type = el.getAttribute('type');
+        // A field's own label says what its row is about ("Discount code"); its value does not.
+        if (type !== 'submit' && type !== 'button' && type !== 'reset') add(` ${el.getAttribute('aria-label') ?? el.getAttribute('placeholder') ?? ''} `, false);
+        return;
+      }
+      if (el !== root && (tag === 'button' || el.getAttribute('role') === 'button')) return;
+      const control = inControl || (el !== root && isControl(el, tag));
+      if (tag === 'details' && !(el as HTMLDetailsElement).open) {
+        const summary = el.querySelector(':scope > summary');
+        if (summary) visit(summary, control);
+        return;
+      }
+      const sr = lib.shadowRootOf(el);
+      for (let c = (sr ?? el).firstChild; c; c = c.nextSibling) visit(c, control);
+      // Neighbouring links and labels are separate words even when inline.
+      add(' ', inControl);
+    };
+    visit(root, false);
+    return left < 0 ? null : { around: squash(around), plain: squash(plain) };
+  }
+
+  /** An element's parent, stepping out of a shadow root to its host. */
+  function parentOf(el: Element): Element | null {
+    const p = el.parentNode;
+    if (!p) return null;
+    return p.nodeType === 11 ? (p as ShadowRoot).host : p.nodeType === 1 ? (p as Element) : null;
+  }
+
+  /** Links, buttons, fields and elements with a widget role. */
+  function isControl(el: Element, tag: string): boolean {
+    if (tag === 'button' || tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'summary' || (tag === 'a' && el.hasAttribute('href'))) return true;
+    const role = el.getAttribute('role');
+    return role !== null && INTERACTIVE.has(role.trim().split(/\s+/)[0]!);
+  }
+
+  const regions = new Map<Element, { around: string; plain: string } | null>();
+  const regionOf = (a: Element) => {
+    let region = regions.get(a);
+    if (region === undefined) regions.set(a, (region = regionTextOf(a)));
+    return region;
+  };
+  /**
+   * The words around a control: the text of its nearest ancestor that says something besides
+   * controls (its card, label or section), or of its table row or list item, so "the Delete
+   * button for Bob" and "add the Blue Mug to the cart" can be told apart. None when that ancestor is
+   * the page or a large region, or when the control's own row or list item says nothing more (the
+   * list around it is not its context).
+   */
+  function contextOf(el: Element): string | undefined {
+    const tag = el.localName;
+    // What the element itself adds to an ancestor's plain text: a field its label, a link or button nothing.
+    const field = tag === 'input' || tag === 'select' || tag === 'textarea';
+    const own = (isControl(el, tag) && !field) || tag === 'button' || el.getAttribute('role') === 'button' ? undefined : regionTextOf(el);
+    const ownPlain = own?.plain.length ?? 0;
+    let a = parentOf(el);
+    for (let depth = 0; a && depth < 8; depth++, a = parentOf(a)) {
+      if (a.localName === 'body' || a.localName === 'html') return undefined;
+      const item = ITEMS.has(a.localName) || ITEM_ROLES.has(a.getAttribute('role') ?? '');
+      const region = regionOf(a);
+      if (region === null) return undefined;
+      const says = region.plain.length > ownPlain;
+      // A landmark (a navigation bar, a dialog, a form) bounds the search: what lies beyond is another part of the page.
+      if (!says && !item && BOUNDARY_ROLES.has(a.getAttribute('role') ?? implicitRole(a, a.localName))) return undefined;
+      if (!says && !item) continue;
+      if (region.around.length > MAX_CONTEXT) return undefined;
+      // A link's own words are part of its region; a button's are not (buttons are left out of it).
+      const ownAround = tag === 'button' || el.getAttribute('role') === 'button' ? 0 : isControl(el, tag) && !field ? textOf(el, null, MAX_CONTEXT).length : (own?.around.length ?? 0);
+      return region.around.length > ownAround ? region.around : undefined;
+    }
+    return undefined;
+  }
+
+  /**
+   * A fixed layer over (nearly) the whole viewport, at its centre: a modal's backdrop. Controls
+   * outside it cannot be clicked while it is there.
+   */
+  function modalOverlay(): Element | undefined {
+    let hit: Element | null = document.elementFromPoint(vw / 2, vh / 2);
+    for (let sr = hit && lib.shadowRootOf(hit); sr; sr = hit && lib.shadowRootOf(hit)) {
+      const inner: Element | null = sr.elementFromPoint(vw / 2, vh / 2);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    for (let a = hit; a && a.localName !== 'body' && a.localName !== 'html'; a = parentOf(a)) {
+      if (getComputedStyle(a).position !== 'fixed') continue;
+      const r = a.getBoundingClientRect();
+      if (r.width * r.height >= vw * vh * 0.9) return a;
+    }
+    return undefined;
+  }
+
+  /** Whether a visible control lies inside: then the listener belongs to a container, not to a control of its own. */
+  function holdsControls(el: Element): boolean {
+    for (const d of el.querySelectorAll('a[href],button,input,select,textarea,[role],[onclick],[tabindex]')) if (d.getClientRects().length) return true;
+    return false;
   }
 
   function byIds(el: Element, ids: string): string {
@@ -206,6 +361,8 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     }
     if (NAME_FROM_CONTENT.has(role) && tag !== 'input') {
       const t = textOf(el, null);
+      // An icon ("🗑", "⚙") says less than the tooltip a person hovers to read.
+      if (t && !/[\p{L}\p{N}]/u.test(t) && el.getAttribute('title')?.trim()) return squash(el.getAttribute('title')!);
       if (t) return t;
     }
     return squash(el.getAttribute('title') ?? el.getAttribute('placeholder') ?? '');
@@ -253,7 +410,15 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
   /** Walks the children of a container: `path` is the container's deep XPath prefix. */
   function walkChildren(parent: Element | Document | ShadowRoot, path: string, kids: Line[], quiet: boolean, hiddenText: boolean, pointer: boolean) {
     const counts: Record<string, number> = Object.create(null);
+    // A closed <details> shows its summary only; the rest is not rendered.
+    const closed = (parent as Element).localName === 'details' && !(parent as HTMLDetailsElement).open;
+    let summarySeen = false;
     for (let c = parent.firstChild; c; c = c.nextSibling) {
+      if (closed && !(c.nodeType === 1 && (c as Element).localName === 'summary' && !summarySeen)) {
+        if (c.nodeType === 1) counts[(c as Element).localName] = (counts[(c as Element).localName] ?? 0) + 1;
+        continue;
+      }
+      if (c.nodeType === 1 && (c as Element).localName === 'summary') summarySeen = true;
       if (c.nodeType === 3) {
         if (quiet || hiddenText) continue;
         const t = squash(c.nodeValue ?? '');
@@ -294,14 +459,18 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     const editable = (el as HTMLElement).isContentEditable && !(el.parentElement as HTMLElement | null)?.isContentEditable;
     if (editable && !role) role = 'textbox';
     const pointer = style.cursor === 'pointer';
-    const clickable = !hidden && !INTERACTIVE.has(role) && role !== 'heading' && (el.hasAttribute('onclick') || (pointer && !parentPointer));
+    // Handlers a script added (not attributes) are known from the listener hook; html and body listen for the whole page.
+    const listens = tag === 'html' || tag === 'body' ? 0 : lib.pointerListenersOf(el);
+    const plain = !hidden && !INTERACTIVE.has(role) && role !== 'heading';
+    const clickable = plain && (el.hasAttribute('onclick') || (pointer && !parentPointer) || ((listens & 1) !== 0 && !holdsControls(el)));
+    const hoverable = !hidden && role !== 'heading' && (el.hasAttribute('onmouseenter') || el.hasAttribute('onmouseover') || ((listens & 2) !== 0 && !holdsControls(el)));
     let scrollable = false;
     const oy = style.overflowY;
     const ox = style.overflowX;
     if ((oy === 'auto' || oy === 'scroll' || ox === 'auto' || ox === 'scroll') && tag !== 'html' && tag !== 'body') {
       scrollable = el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
     }
-    const ref = !hidden && (INTERACTIVE.has(role) || role === 'heading' || clickable || scrollable || editable);
+    const ref = !hidden && (INTERACTIVE.has(role) || role === 'heading' || clickable || hoverable || scrollable || editable);
 
     if (hidden && !ref) {
       // visibility:hidden hides the element's own text, but a descendant may set visibility back.
@@ -312,10 +481,18 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     }
 
     const node: Line = { depth: 0, role: role || 'generic', tag };
-    const nameFromContent = NAME_FROM_CONTENT.has(role);
+    let nameFromContent = NAME_FROM_CONTENT.has(role);
     // Names cost a subtree read: only lines that may be printed need one (not cells, list items…).
     const mayPrint = ref || LANDMARKS.has(role) || GROUPS.has(role) || role === 'img';
-    const name = mayPrint ? accessibleName(el, tag, role) : '';
+    let name = mayPrint ? accessibleName(el, tag, role) : '';
+    // A <div> that takes clicks or hovers is named by its short text, as a button would be.
+    if (!role && !name && (clickable || hoverable)) {
+      const text = textOf(el, null, MAX_CONTENT_NAME);
+      if (text && text.length <= MAX_CONTENT_NAME) {
+        name = text;
+        nameFromContent = true;
+      }
+    }
     if (name) node.name = clip(name, MAX_NAME);
 
     if (ref) {
@@ -328,7 +505,13 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
       node.xpath = path;
       describeState(el, tag, role, node);
       if (clickable) node.clickable = 1;
+      if (hoverable) node.hoverable = 1;
+      if (overlay && !overlay.contains(el) && !overlayHosts(el)) node.covered = 1;
       if (scrollable) node.scrollable = 1;
+      if (role !== 'heading' && role !== 'iframe') {
+        const around = contextOf(el);
+        if (around && around !== node.name) node.context = around;
+      }
     }
     if (role === 'heading') node.level = Number(el.getAttribute('aria-level')) || Number(tag.slice(1)) || undefined;
 
@@ -364,6 +547,7 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     if (tag === 'input' || tag === 'textarea') {
       const input = el as HTMLInputElement;
       const type = tag === 'input' ? (input.getAttribute('type') ?? '').toLowerCase() : '';
+      if (type && type !== 'text' && !TEXT_INPUT_PLAIN.has(type)) node.inputType = type;
       if (type === 'checkbox' || type === 'radio') {
         node.checked = input.indeterminate ? 'mixed' : input.checked;
       } else if (tag === 'textarea' || TEXT_INPUTS.has(type) || type === 'range') {
@@ -402,10 +586,19 @@ export function walkFrame(args: WalkArgs, lib: InPageLib): string {
     if (checked !== undefined && node.checked === undefined) node.checked = checked;
     const pressed = triState(el.getAttribute('aria-pressed'));
     if (pressed !== undefined) node.pressed = pressed;
+    const popup = el.getAttribute('aria-haspopup');
+    if (popup && popup !== 'false') node.popup = popup === 'true' ? 'menu' : popup;
     const expanded = el.getAttribute('aria-expanded');
     if (expanded === 'true' || expanded === 'false') node.expanded = expanded === 'true';
     if (el.getAttribute('aria-selected') === 'true' || (el.getAttribute('aria-current') ?? 'false') !== 'false') node.current = 1;
     if (role === 'option' && tag === 'option' && (el as HTMLOptionElement).selected) node.current = 1;
+  }
+
+  const overlay = modalOverlay();
+  /** Whether the overlay lies in a shadow root above el (el is in it then, not behind it). */
+  function overlayHosts(el: Element): boolean {
+    for (let a: Element | null = el; a; a = parentOf(a)) if (a === overlay) return true;
+    return false;
   }
 
   const top: Line[] = [];

@@ -30,8 +30,18 @@ export interface SnapshotElement {
   placeholder?: string;
   /** Scrollable container (overflow with content larger than the box). */
   scrollable?: boolean;
-  /** A generic element that takes clicks (onclick, or cursor:pointer not inherited from a parent). */
+  /** A generic element that takes clicks (onclick, a click listener, or cursor:pointer not inherited from a parent). */
   clickable?: boolean;
+  /** Reacts to the pointer entering it (mouseenter/mouseover handlers): a hover menu, a tooltip. */
+  hoverable?: boolean;
+  /** aria-haspopup: the kind of popup it opens (menu, listbox, dialog, …). */
+  popup?: string;
+  /** Text of the row, card or list item around the element, with field labels; not in the outline. */
+  context?: string;
+  /** An input's type when it says what the field holds: email, password, date, tel, …; not in the outline. */
+  inputType?: string;
+  /** Behind a modal overlay that takes the clicks; not in the outline. */
+  covered?: boolean;
   /** Heading level. */
   level?: number;
 }

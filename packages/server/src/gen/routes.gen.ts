@@ -25,6 +25,17 @@ export const getReadiness = createRoute({
   },
 });
 
+export const getDemo = createRoute({
+  operationId: 'getDemo',
+  method: 'get',
+  path: '/demo',
+  summary: "A small page to try the service on",
+  request: {  },
+  responses: {
+    200: { description: "The demo page." },
+  },
+});
+
 export const startSession = createRoute({
   operationId: 'startSession',
   method: 'post',
@@ -97,6 +108,7 @@ export const observe = createRoute({
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    422: { description: "The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support).", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "The project sent more requests than its rate allows (`rate_limited`).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
     502: { description: "The model provider failed or answered with output that could not be used.", content: { 'application/json': { schema: z.zErrorResponse } } },
@@ -117,6 +129,7 @@ export const extract = createRoute({
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    422: { description: "The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support).", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "The project sent more requests than its rate allows (`rate_limited`).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
     502: { description: "The model provider failed or answered with output that could not be used.", content: { 'application/json': { schema: z.zErrorResponse } } },
@@ -137,7 +150,7 @@ export const agentExecute = createRoute({
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    422: { description: "The request is well-formed but cannot be carried out (for example an agent mode the model does not support).", content: { 'application/json': { schema: z.zErrorResponse } } },
+    422: { description: "The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support).", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "The project sent more requests than its rate allows (`rate_limited`).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
     502: { description: "The model provider failed or answered with output that could not be used.", content: { 'application/json': { schema: z.zErrorResponse } } },
@@ -296,6 +309,7 @@ export const getLiveFrame = createRoute({
 export const routes = {
   getHealth,
   getReadiness,
+  getDemo,
   startSession,
   navigate,
   act,

@@ -1,13 +1,15 @@
-// Health, readiness, and the contract itself (raw at /openapi.yaml, rendered at /docs).
+// Health, readiness, the demo page, and the contract itself (raw at /openapi.yaml, rendered at /docs).
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { DeckhandError } from '@deckhand/core';
 import type { AppEnv } from '../env';
 import type { Handlers } from '../route';
+import { DEMO_PAGE } from '../demo-page';
 import { renderDocs } from '../docs';
 import type { RouteDeps } from './deps';
 
-export function metaHandlers({ sessions, chromiumPath }: RouteDeps): Pick<Handlers, 'getHealth' | 'getReadiness'> {
+export function metaHandlers({ sessions, chromiumPath }: RouteDeps): Pick<Handlers, 'getHealth' | 'getReadiness' | 'getDemo'> {
   return {
+    getDemo: (c) => c.html(DEMO_PAGE, 200),
     getHealth: (c) => c.json({ ok: true, sessions: sessions.count() }, 200),
     getReadiness: (c) => {
       const chromium = chromiumPath();

@@ -858,6 +858,22 @@ export type GetReadinessResponses = {
 
 export type GetReadinessResponse = GetReadinessResponses[keyof GetReadinessResponses];
 
+export type GetDemoData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/demo';
+};
+
+export type GetDemoResponses = {
+    /**
+     * The demo page.
+     */
+    200: string;
+};
+
+export type GetDemoResponse = GetDemoResponses[keyof GetDemoResponses];
+
 export type StartSessionData = {
     body: SessionStartRequest;
     headers?: {
@@ -1165,6 +1181,10 @@ export type ObserveErrors = {
      */
     413: ErrorResponse;
     /**
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support).
+     */
+    422: ErrorResponse;
+    /**
      * The project sent more requests than its rate allows (`rate_limited`).
      */
     429: ErrorResponse;
@@ -1248,6 +1268,10 @@ export type ExtractErrors = {
      * The request body is larger than the server accepts.
      */
     413: ErrorResponse;
+    /**
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support).
+     */
+    422: ErrorResponse;
     /**
      * The project sent more requests than its rate allows (`rate_limited`).
      */
@@ -1337,7 +1361,7 @@ export type AgentExecuteErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request is well-formed but cannot be carried out (for example an agent mode the model does not support).
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support).
      */
     422: ErrorResponse;
     /**

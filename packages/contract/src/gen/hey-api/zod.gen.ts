@@ -774,6 +774,11 @@ export const zGetHealthResponse = zHealthResponse;
  */
 export const zGetReadinessResponse = zHealthResponse;
 
+/**
+ * The demo page.
+ */
+export const zGetDemoResponse = z.string();
+
 export const zStartSessionBody = zSessionStartRequest;
 
 export const zStartSessionHeaders = z.object({

@@ -1,13 +1,16 @@
 // The built-in offline model: resolves plain single-step instructions from the snapshot alone, with
-// no key and no network. It answers only when the page makes the answer clear, and otherwise says why.
+// no key and no network. It answers only when the page makes the answer clear, and otherwise says
+// why, naming the candidates: it never falls back to an element the instruction did not name.
 import type { UsageMeter } from '../../models/usage.js';
 import type { SnapshotElement } from '../../snapshot/types.js';
 import { GO_BACK, PAGE_ELEMENT_ID, type ChooseActionInput, type ChosenAction, type Inference, type ObserveInput } from '../types.js';
+import { fitsNeed, isCheckable, isEditable, isSelectable } from './element-kinds.js';
 import { extractFromPage } from './extract.js';
-import { describeElement, findTarget, rankTargets, readPage, type Page, type TargetKind } from './match-target.js';
+import { findTarget, queryFor, rankTargets, type Match, type MatchResult, type TargetQuery } from './match-target.js';
+import { describeElement, readPage, type Page } from './page-view.js';
 import { parseInstruction, type Intent } from './parse-instruction.js';
 
-type Choice = ChosenAction | { failure: string };
+type Choice = ChosenAction | { failure: string; /** No element fits (see MatchFailure). */ none?: true };
 
 export function createBuiltinInference(modelId: string): Inference {
   return {
@@ -35,110 +38,208 @@ function timed<T>(usage: UsageMeter, run: () => T): T {
 }
 
 const UNDERSTOOD =
-  'click, type/fill "…" into, select "…" from, check, uncheck, hover, press <key>, scroll up/down/to, drag … to …, go back';
+  'click, type/enter "…" into, select/choose, check/uncheck, turn on/off, enable/disable, expand/collapse, open/close, hover, press <key>, search for "…", scroll, drag … to …, go back, or a control named by its verb ("add …", "delete …", "accept …")';
 
-function chooseAction({ instruction, snapshot, variables }: ChooseActionInput): Choice {
+function chooseAction({ instruction, snapshot, variables }: ChooseActionInput): ChosenAction | { failure: string } {
   const intent = parseInstruction(instruction);
-  if (!intent) {
-    return {
-      failure: `The built-in offline model cannot read "${instruction}": it handles single steps (${UNDERSTOOD}). Configure a model in options.model for other instructions.`,
-    };
-  }
   for (const name of placeholders(intent)) {
     if (!variables.some((v) => v.name === name)) return { failure: `Variable %${name}% is not defined in options.variables` };
   }
-  return resolve(readPage(snapshot), intent);
+  const chosen = resolve(readPage(snapshot), intent);
+  if (!('failure' in chosen)) return chosen;
+  const failure = unread(intent, chosen)
+    ? `The built-in offline model cannot read "${instruction}" as a step it knows, and nothing on the page is named so (${chosen.failure}). It handles single steps (${UNDERSTOOD}). Configure a model in options.model for other instructions.`
+    : chosen.failure;
+  return { failure };
+}
+
+/** Whether the instruction fell through to "its verb names the control", with nothing so named. */
+function unread(intent: Intent, chosen: { none?: true }): boolean {
+  return intent.kind === 'click' && intent.unknownVerb === true && chosen.none === true;
 }
 
 function resolve(page: Page, intent: Intent): Choice {
+  const chosen = resolveOne(page, intent);
+  if ('failure' in chosen && chosen.none && intent.otherwise) {
+    const other = resolve(page, intent.otherwise);
+    return 'failure' in other && other.none ? chosen : other;
+  }
+  return chosen;
+}
+
+function resolveOne(page: Page, intent: Intent): Choice {
   switch (intent.kind) {
     case 'goBack':
       return { elementId: PAGE_ELEMENT_ID, method: GO_BACK, arguments: [], description: 'go back to the previous page' };
+    case 'steps':
+      return steps(page, intent.steps);
     case 'click':
-      return onTarget(page, intent.target, 'clickable', 'click');
+      return on(page, { ...queryFor('click', intent.target, intent.verb), byOption: true, byAddress: intent.goes === true }, (m) => clickLike(m, intent.literal === true));
     case 'hover':
-      return onTarget(page, intent.target, 'any', 'hover');
-    case 'check':
-    case 'uncheck':
-      return onTarget(page, intent.target, 'checkable', intent.kind);
+      return on(page, queryFor('hover', intent.target), (m) => act(m.element, 'hover'));
+    case 'choose':
+      return on(page, chooseQuery(intent.target, intent.verb), (m) => clickLike(m, false));
+    case 'toggle':
+      return on(page, queryFor('toggle', intent.target), (m) => toggle(m.element, intent.on));
+    case 'expand':
+      return on(page, queryFor('expand', intent.target), (m) => expand(m.element, intent.open));
     case 'scrollIntoView':
-      return onTarget(page, intent.target, 'any', 'scrollIntoView');
+      return on(page, queryFor('any', intent.target), (m) => act(m.element, 'scrollIntoView'));
     case 'fill':
-      return onTarget(page, intent.target, 'editable', 'fill', [intent.value], `with ${quoteValue(intent.value)}`);
+      return fill(page, intent.target, intent.value, intent.verb, intent.search === true);
+    case 'set':
+      return set(page, intent.target, intent.value);
     case 'select':
-      return selectOption(page, intent.target, intent.option);
+      return on(page, queryFor('select', intent.target), (m) => selectOption(m.element, intent.option));
     case 'press':
       return intent.target
-        ? onTarget(page, intent.target, 'any', 'press', [intent.key], intent.key)
+        ? on(page, queryFor('any', intent.target), (m) => act(m.element, 'press', [intent.key], intent.key))
         : { elementId: PAGE_ELEMENT_ID, method: 'press', arguments: [intent.key], description: `press ${intent.key}` };
     case 'scrollTo':
       return intent.target
-        ? onTarget(page, intent.target, 'scrollable', 'scrollTo', [intent.position], `to ${intent.position}`)
+        ? on(page, queryFor('scroll', intent.target), (m) => act(m.element, 'scrollTo', [intent.position], `to ${intent.position}`))
         : { elementId: PAGE_ELEMENT_ID, method: 'scrollTo', arguments: [intent.position], description: `scroll the page to ${intent.position}` };
     case 'chunk': {
       const method = intent.direction === 'next' ? 'nextChunk' : 'prevChunk';
       const direction = intent.direction === 'next' ? 'down' : 'up';
       return intent.target
-        ? onTarget(page, intent.target, 'scrollable', method)
+        ? on(page, queryFor('scroll', intent.target), (m) => act(m.element, method))
         : { elementId: PAGE_ELEMENT_ID, method, arguments: [], description: `scroll the page ${direction} one screen` };
     }
     case 'drag': {
-      const destination = findTarget(page, intent.destination, 'any');
+      const destination = findTarget(page, queryFor('any', intent.destination));
       if ('failure' in destination) return destination;
-      return onTarget(page, intent.target, 'any', 'dragAndDrop', [destination.element.id], `onto ${describeElement(destination.element)}`);
+      return on(page, queryFor('any', intent.target), (m) => act(m.element, 'dragAndDrop', [destination.element.id], `onto ${describeElement(destination.element)}`));
     }
   }
 }
 
-function onTarget(page: Page, phrase: string, kind: TargetKind, method: string, args: string[] = [], detail = ''): Choice {
-  const found = findTarget(page, phrase, kind);
-  return 'failure' in found ? found : onElement(found.element, method, args, detail);
+function on(page: Page, query: TargetQuery, then: (m: Match) => Choice): Choice {
+  const found: MatchResult = findTarget(page, query);
+  return 'failure' in found ? found : then(found);
 }
 
-function onElement(element: SnapshotElement, method: string, args: string[], detail: string): Choice {
+/** Two or three steps resolved on the same page, run in order (a step's page must already show its target). */
+function steps(page: Page, parts: Intent[]): Choice {
+  const chosen: ChosenAction[] = [];
+  for (const [i, part] of parts.entries()) {
+    const step = resolve(page, part);
+    if ('failure' in step) return { failure: `Step ${i + 1} of ${parts.length}: ${step.failure}`, ...(step.none && { none: step.none }) };
+    chosen.push(step);
+  }
+  return chain(chosen);
+}
+
+function chain(actions: ChosenAction[]): ChosenAction {
+  const [first, ...rest] = actions;
+  return rest.length === 0 ? first! : { ...first!, then: chain(rest) };
+}
+
+/** Clicking, or what clicking means for the element found: its option for a dropdown, ticked for a box. */
+function clickLike(m: Match, literal: boolean): Choice {
+  if (m.option !== undefined) return selectOption(m.element, m.option);
+  if (!literal && isCheckable(m.element)) return toggle(m.element, true);
+  return act(m.element, 'click');
+}
+
+function chooseQuery(phrase: string, verb: TargetQuery['verb']): TargetQuery {
+  return {
+    phrase,
+    accepts: (e) => isCheckable(e) || ['tab', 'option', 'treeitem'].includes(e.role) || isSelectable(e),
+    label: 'checkbox, radio button, tab or option',
+    byOption: true,
+    ...(verb && { verb }),
+  };
+}
+
+function toggle(element: SnapshotElement, on: boolean): Choice {
+  if (isCheckable(element)) return act(element, on ? 'check' : 'uncheck');
+  // A toggle button (aria-pressed): clicked only when it is not already as asked.
+  if ((element.pressed === true) === on) return { failure: `[${element.id}] ${describeElement(element)} is already ${on ? 'on' : 'off'}` };
+  return act(element, 'click', [], on ? 'to turn it on' : 'to turn it off');
+}
+
+function expand(element: SnapshotElement, open: boolean): Choice {
+  if (element.expanded === open) return { failure: `[${element.id}] ${describeElement(element)} is already ${open ? 'expanded' : 'collapsed'}` };
+  return act(element, 'click', [], open ? 'to expand it' : 'to collapse it');
+}
+
+function fill(page: Page, target: string, value: string, verb: TargetQuery['verb'], search: boolean): Choice {
+  const query: TargetQuery = search
+    ? { phrase: target, accepts: (e) => isEditable(e) && isSearchField(e), label: 'search field', ...(verb && { verb }) }
+    : queryFor('edit', target, verb);
+  return on(page, query, (m) => {
+    const typed = act(m.element, 'fill', [value], `with ${quoteValue(value)}`);
+    if ('failure' in typed || !search) return typed;
+    return { ...typed, then: { elementId: m.element.id, method: 'press', arguments: ['Enter'], description: `press Enter in ${describeElement(m.element)} to search` } };
+  });
+}
+
+function isSearchField(e: SnapshotElement): boolean {
+  return e.role === 'searchbox' || /\b(search|find|filter|look ?up)\b/i.test(`${e.name} ${e.placeholder ?? ''}`);
+}
+
+/** "set X to V": a field takes V, a dropdown its option V, a switch or box V = on/off. */
+function set(page: Page, target: string, value: string): Choice {
+  const state = /^(on|true|yes|enabled?|checked)$/i.test(value) ? true : /^(off|false|no|disabled?|unchecked)$/i.test(value) ? false : undefined;
+  const query: TargetQuery = {
+    phrase: target,
+    accepts: (e) => isEditable(e) || isSelectable(e) || (state !== undefined && fitsNeed(e, 'toggle')),
+    label: 'field, dropdown or switch',
+  };
+  return on(page, query, (m) => {
+    if (isSelectable(m.element)) return selectOption(m.element, value);
+    if (isEditable(m.element)) return act(m.element, 'fill', [value], `with ${quoteValue(value)}`);
+    return toggle(m.element, state!);
+  });
+}
+
+function act(element: SnapshotElement, method: string, args: string[] = [], detail = ''): Choice {
   if (element.disabled) return { failure: `[${element.id}] ${describeElement(element)} is disabled` };
+  if (element.covered) return { failure: `[${element.id}] ${describeElement(element)} is behind a dialog or overlay; close that first` };
   const description = [method, describeElement(element), detail].filter(Boolean).join(' ');
   return { elementId: element.id, method, arguments: args, description };
 }
 
-function selectOption(page: Page, phrase: string, option: string): Choice {
-  const found = findTarget(page, phrase, 'selectable');
-  if ('failure' in found) return found;
-  const listed = found.line?.options;
+function selectOption(element: SnapshotElement, option: string): Choice {
+  const listed = element.options;
   // A %variable% option is only known at execution time; otherwise check it against the listed options.
-  if (!listed || /^%[\w.-]+%$/.test(option)) return onElement(found.element, 'selectOptionFromDropdown', [option], quoteValue(option));
+  if (!listed || /^%[\w.-]+%$/.test(option)) return act(element, 'selectOptionFromDropdown', [option], quoteValue(option));
   const wanted = option.toLowerCase();
   const exact = listed.find((o) => o.toLowerCase() === wanted);
   const partial = listed.filter((o) => o.toLowerCase().includes(wanted));
   const label = exact ?? (partial.length === 1 ? partial[0] : undefined);
   if (!label) {
     const why = partial.length > 1 ? `matches several options (${partial.join(', ')})` : `is not one of its options (${listed.join(', ')})`;
-    return { failure: `"${option}" ${why} in [${found.element.id}] ${describeElement(found.element)}` };
+    return { failure: `"${option}" ${why} in [${element.id}] ${describeElement(element)}` };
   }
-  return onElement(found.element, 'selectOptionFromDropdown', [label], `"${label}"`);
+  return act(element, 'selectOptionFromDropdown', [label], `"${label}"`);
 }
 
 function observe({ instruction, snapshot }: ObserveInput): ChosenAction[] {
   if (!instruction) return [...snapshot.elements.values()].filter((e) => e.role !== 'heading').map((e) => suggestion(e));
   const page = readPage(snapshot);
-  const intent = parseInstruction(instruction);
-  if (intent) {
-    const chosen = resolve(page, intent);
-    if (!('failure' in chosen)) return [chosen];
-  }
+  const chosen = resolve(page, parseInstruction(instruction));
+  if (!('failure' in chosen)) return [withoutSteps(chosen)];
   // "find the Delete buttons", or an instruction naming several candidates: list every good match.
   const phrase = instruction.replace(/^(?:find|list|show|get|locate|where is|where are)\s+(?:all\s+|every\s+)?/i, '');
-  return rankTargets(page, phrase, 'any').map((c) => suggestion(c.element));
+  return rankTargets(page, queryFor('any', phrase)).map((m) => suggestion(m.element));
+}
+
+/** observe answers one action per element. */
+function withoutSteps({ then: _next, ...action }: ChosenAction): ChosenAction {
+  return action;
 }
 
 /** The natural action for an element, for observe results. */
 function suggestion(element: SnapshotElement): ChosenAction {
-  const method = ['checkbox', 'radio', 'switch'].includes(element.role) ? (element.checked === true ? 'uncheck' : 'check') : 'click';
+  const method = isCheckable(element) ? (element.checked === true ? 'uncheck' : 'check') : 'click';
   return { elementId: element.id, method, arguments: [], description: `${method} ${describeElement(element)}` };
 }
 
 function placeholders(intent: Intent): string[] {
-  const values = intent.kind === 'fill' ? [intent.value] : intent.kind === 'select' ? [intent.option] : [];
+  if (intent.kind === 'steps') return intent.steps.flatMap(placeholders);
+  const values = intent.kind === 'fill' || intent.kind === 'set' ? [intent.value] : intent.kind === 'select' ? [intent.option] : [];
   return values.flatMap((v) => [...v.matchAll(/%([\w.-]+)%/g)].map((m) => m[1]!));
 }
 

@@ -6,7 +6,7 @@ import { validateAgainstSchema, type JSONSchema } from '../../models/json-schema
 import { planExtraction } from '../extract-plan.js';
 import type { ExtractInput } from '../types.js';
 import { hrefOf, isUrlField } from '../url-fields.js';
-import { readPage, type Page } from './match-target.js';
+import { readPage, type Page } from './page-view.js';
 import { outlineText, type OutlineLine } from './outline.js';
 
 const CANNOT =

@@ -1,181 +1,274 @@
-// Finds the element an instruction names, by role, accessible name (which carries the label),
-// placeholder and nearby text. A clear best match wins; a tie is reported with the candidates,
-// never settled by guessing.
-import type { PageSnapshot, SnapshotElement } from '../../snapshot/types.js';
-import { contextOf, parseOutline, type OutlineLine } from './outline.js';
+// Finds the element an instruction names. Every word the instruction uses for its target must be
+// found on the element or around it (its row, card, label, group or section), at least one of them
+// on the element itself, and a verb that names the control ("add", "delete") on the control. A
+// clear best match wins; a tie is reported with the candidates; no match is reported with the
+// nearest candidates. Nothing is ever picked for being first of its kind.
+import type { SnapshotElement } from '../../snapshot/types.js';
+import { fitsNeed, isCheckable, isEditable, isSelectable, KINDS, NEED_LABELS, type NamedKind, type Need } from './element-kinds.js';
+import { describeElement, type ElementView, type Page } from './page-view.js';
+import { parseTarget, type TargetPhrase } from './target-phrase.js';
+import { alternatives, FILLER, stem } from './words.js';
 
-/** What the action needs of its target. */
-export type TargetKind = 'clickable' | 'editable' | 'selectable' | 'checkable' | 'any' | 'scrollable';
+const FILLER_STEMS = new Set([...FILLER].map(stem));
 
-export interface Candidate {
-  element: SnapshotElement;
-  line?: OutlineLine;
-  score: number;
-}
-
-export type TargetResult = { element: SnapshotElement; line?: OutlineLine } | { failure: string };
-
-/** The snapshot with its outline read once, for all lookups of one instruction. */
-export interface Page {
-  snapshot: PageSnapshot;
-  lines: OutlineLine[];
-  lineOf: Map<string, OutlineLine>;
-}
-
-export function readPage(snapshot: PageSnapshot): Page {
-  const lines = parseOutline(snapshot.text);
-  return { snapshot, lines, lineOf: new Map(lines.filter((l) => l.id).map((l) => [l.id!, l])) };
-}
-
-const KIND_ROLES: Record<TargetKind, ((e: SnapshotElement) => boolean) | undefined> = {
-  editable: (e) => ['textbox', 'searchbox', 'spinbutton'].includes(e.role) || (e.role === 'combobox' && e.tag === 'input') || e.tag === 'textarea',
-  selectable: (e) => ['combobox', 'listbox'].includes(e.role) || e.tag === 'select',
-  checkable: (e) => ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(e.role),
-  clickable: (e) => !['heading', 'iframe', 'document'].includes(e.role) && e.tag !== 'iframe',
-  scrollable: (e) => e.scrollable === true,
-  any: undefined,
-};
-
-/** Words that name a role rather than the element: "the Email field", "the Sign in button". */
-const ROLE_WORDS: Array<[RegExp, string[]]> = [
-  // Longer role phrases first: "radio button" is a radio, "check box" is not a text box.
-  [/\s+(?:radio(?: button)?|option)s?$/, ['radio', 'option']],
-  [/\s+(?:check ?box|tick ?box)(?:es)?$/, ['checkbox']],
-  [/\s+(?:text ?box|text field|input(?: field| box)?|field|box)(?:es|s)?$/, ['textbox', 'searchbox', 'combobox', 'spinbutton']],
-  [/\s+(?:button|btn)s?$/, ['button']],
-  [/\s+links?$/, ['link']],
-  [/\s+(?:drop ?down|select(?: box)?|menu|combo ?box|list ?box|list)s?$/, ['combobox', 'listbox']],
-  [/\s+(?:switch|toggle)(?:es|s)?$/, ['switch', 'checkbox']],
-  [/\s+tabs?$/, ['tab']],
-  [/\s+(?:image|icon|picture)s?$/, ['img', 'image']],
-];
-
-const ORDINALS: Record<string, number> = { first: 0, '1st': 0, second: 1, '2nd': 1, third: 2, '3rd': 2, last: -1 };
-const CONTEXT_SPLIT = /^(.+?)\s+(?:in|inside|within|under|for|next to|near|beside|of|from)\s+(?:the\s+)?(.+)$/i;
-/** The best match must name the element this well: every word of the phrase in its name, or an exact label. */
-const MIN_SCORE = 40;
-
-interface Phrase {
+/** Words the instruction's verb contributes ("add" in "add the Blue Mug to the cart"). */
+export interface VerbWords {
+  /** Stems. */
   words: string[];
-  text: string;
-  roles?: string[];
-  ordinal?: number;
+  /** Required: the control must be called so ("delete …"). Optional: preferred when it is ("show the password"). */
+  required: boolean;
 }
 
-export function findTarget(page: Page, phrase: string, kind: TargetKind): TargetResult {
-  const direct = pick(page, parsePhrase(phrase), kind, phrase);
-  if (!('failure' in direct)) return direct;
-  // "the Delete button in the Bob row": retry with the part after "in/for/next to…" as context.
-  const split = CONTEXT_SPLIT.exec(stripArticles(phrase));
-  if (!split) return direct;
-  const within = words(split[2]!).filter((w) => !['row', 'section', 'form', 'area', 'panel', 'dialog', 'page'].includes(w));
-  const narrowed = pick(page, parsePhrase(split[1]!), kind, phrase, (c) => hasAll(contextWords(page, c), within));
-  return 'failure' in narrowed ? direct : narrowed;
+export interface TargetQuery {
+  /** The target as the instruction words it ("the Delete button for Bob"); may be empty. */
+  phrase: string;
+  /** Which elements can take the action. */
+  accepts: (e: SnapshotElement) => boolean;
+  /** Names the elements accepted, for messages ("text field"). */
+  label: string;
+  verb?: VerbWords;
+  /** A dropdown may be named by one of its options ("sort by Newest", "choose the Smoke colour"). */
+  byOption?: boolean;
+  /** A link may be named by its address ("open the author's page" for /authors/…): for instructions that go somewhere. */
+  byAddress?: boolean;
 }
 
-/** Every element matching a phrase well enough, best first (for observe). */
-export function rankTargets(page: Page, phrase: string, kind: TargetKind): Candidate[] {
-  return scoreAll(page, parsePhrase(phrase), kind).filter((c) => c.score >= MIN_SCORE);
+export interface Match {
+  element: SnapshotElement;
+  view: ElementView;
+  /** The option the words named, for a dropdown found by one. */
+  option?: string;
 }
 
-export function describeElement(element: SnapshotElement): string {
-  return `${element.role}${element.name ? ` "${element.name}"` : ''}`;
+export type MatchResult = Match | MatchFailure;
+
+export interface MatchFailure {
+  failure: string;
+  /** Nothing fits: the instruction may be read another way. (A tie is a refusal, not a reason to read on.) */
+  none?: true;
 }
 
-function pick(page: Page, phrase: Phrase, kind: TargetKind, original: string, keep?: (c: Candidate) => boolean): TargetResult {
-  let ranked = scoreAll(page, phrase, kind).filter((c) => c.score >= MIN_SCORE && (!keep || keep(c)));
-  if (ranked.length === 0) return { failure: `No ${kindLabel(kind)} on the page matches "${original}"` };
-  const best = ranked[0]!.score;
-  ranked = ranked.filter((c) => c.score === best);
+export function queryFor(need: Need, phrase: string, verb?: VerbWords): TargetQuery {
+  return { phrase, accepts: (e) => fitsNeed(e, need), label: NEED_LABELS[need], ...(verb && { verb }) };
+}
+
+/** The element a query names, trying the phrase's readings in order (see parseTarget). */
+export function findTarget(page: Page, query: TargetQuery): MatchResult {
+  let first: MatchResult | undefined;
+  for (const phrase of parseTarget(query.phrase)) {
+    const result = pick(page, phrase, query);
+    if (!('failure' in result) || !result.none) return result;
+    first ??= result;
+  }
+  return first!;
+}
+
+/** Every element matching a query, best first (observe lists them). */
+export function rankTargets(page: Page, query: TargetQuery): Match[] {
+  const [phrase] = parseTarget(query.phrase);
+  return scoreAll(page, phrase!, query).map((s) => s.match);
+}
+
+interface Scored {
+  match: Match;
+  /** Compared in order, larger first: see score(). */
+  rank: number[];
+}
+
+function pick(page: Page, phrase: TargetPhrase, query: TargetQuery): MatchResult {
+  const scored = scoreAll(page, phrase, query);
+  // "the Email field" when a field is needed is a text field; "the Pricing link" when a box is needed is no box at all.
+  const kindLabel = phrase.kind && (query.label === 'element' || query.label === KINDS[phrase.kind].label) ? KINDS[phrase.kind].label : query.label;
+  if (scored.length === 0) return { failure: `No ${kindLabel} on the page matches "${phrase.text || '(any)'}"${nearest(page, phrase, query)}`, none: true };
+  const best = scored[0]!.rank;
+  const top = scored.filter((s) => sameRank(s.rank, best));
   if (phrase.ordinal !== undefined) {
-    const chosen = ranked.at(phrase.ordinal);
-    return chosen ? chosen : { failure: `There are only ${ranked.length} elements matching "${original}"` };
+    const chosen = top.at(phrase.ordinal);
+    return chosen ? chosen.match : { failure: `There ${top.length === 1 ? 'is only one' : `are only ${top.length}`} ${kindLabel}${top.length === 1 ? '' : 's'} matching "${phrase.text}": ${list(top.map((s) => s.match.view))}` };
   }
-  if (ranked.length > 1) {
-    const list = ranked
-      .slice(0, 5)
-      .map((c) => `[${c.element.id}] ${describeElement(c.element)}${contextHint(page, c)}`)
-      .join(', ');
-    return { failure: `"${original}" is ambiguous: ${ranked.length} elements match equally (${list}); name it more precisely, e.g. "the first …" or "… in <nearby text>"` };
+  if (top.length > 1) {
+    return {
+      failure: `"${phrase.text}" is ambiguous: ${top.length} elements match equally (${list(top.map((s) => s.match.view))}); name it more precisely, e.g. "the first …" or "… in <nearby text>"`,
+    };
   }
-  return ranked[0]!;
+  return top[0]!.match;
 }
 
-function scoreAll(page: Page, phrase: Phrase, kind: TargetKind): Candidate[] {
-  const fits = KIND_ROLES[kind];
-  const out: Candidate[] = [];
-  for (const element of page.snapshot.elements.values()) {
-    if (fits && !fits(element)) continue;
-    const line = page.lineOf.get(element.id);
-    const context = line ? contextOf(page.lines, line.index) : [];
-    const fields: Array<[string | undefined, number]> = [
-      [element.name, 1],
-      [element.placeholder, 0.9],
-      [context[0], 0.6],
-      [context.slice(1).join(' '), 0.3],
-      [element.href, 0.3],
-    ];
-    let score = Math.max(...fields.map(([text, weight]) => (text ? fieldScore(phrase, text) * weight : 0)));
-    if (score > 0 && phrase.roles?.includes(element.role)) score += 5;
-    if (score > 0) out.push({ element, line, score: Math.round(score * 100) / 100 });
+function scoreAll(page: Page, phrase: TargetPhrase, query: TargetQuery): Scored[] {
+  const out: Scored[] = [];
+  for (const view of page.views) {
+    if (!query.accepts(view.element)) continue;
+    const strictKind = phrase.kind ? kindFit(view.element, phrase.kind) : 1;
+    if (strictKind === 0) continue;
+    const s = score(view, phrase, query, strictKind === 2);
+    if (s) out.push(s);
   }
-  // Stable by document order for equal scores, so "first"/"last" mean what they say.
-  return out.sort((a, b) => b.score - a.score || (a.line?.index ?? 0) - (b.line?.index ?? 0));
+  // Stable in document order for equal ranks, so "first" and "last" mean what they say.
+  return out.sort((a, b) => compareRank(b.rank, a.rank) || a.match.view.index - b.match.view.index);
 }
 
-function fieldScore(phrase: Phrase, text: string): number {
-  const field = words(text);
-  if (field.length === 0 || phrase.words.length === 0) return 0;
-  if (field.join(' ') === phrase.words.join(' ')) return 100;
-  if (hasAll(field, phrase.words)) return 70 + 10 * (phrase.words.length / field.length);
+/** 2: what the kind is; 1: what people also call so; 0: another kind. */
+function kindFit(e: SnapshotElement, kind: NamedKind): 0 | 1 | 2 {
+  const rule = KINDS[kind];
+  return rule.strict(e) ? 2 : rule.lenient?.(e) ? 1 : 0;
+}
+
+const OWN = 8;
+const HREF = 6;
+const AROUND = 4;
+const SECTION = 2;
+const PAGE = 1;
+
+/**
+ * The rank of an element for a phrase, or undefined when it does not fit. Ranks compare, in order:
+ * whether it can be clicked at all (not behind a modal); how exactly a quoted name matches; how
+ * many of the verb's words the element's name carries; how closely the words are found (on the
+ * element, in its link, around it, in its section, in the page title); whether the element's whole
+ * name was asked for; whether it is strictly of the named kind.
+ */
+function score(view: ElementView, phrase: TargetPhrase, query: TargetQuery, strictKind: boolean): Scored | undefined {
+  const verbWords = query.verb?.words ?? [];
+  // Nouns for the surroundings name the target only when nothing else does ("the address field"),
+  // and linking words only when there is nothing else at all ("the About field").
+  const named = phrase.words.length > 0 || phrase.quoted !== undefined || verbWords.length > 0;
+  const words = named ? phrase.words : phrase.nouns.length > 0 ? phrase.nouns : phrase.linking;
+  const nouns = named ? phrase.nouns : [];
+  const asked = new Set([...words, ...phrase.nouns, ...(phrase.quoted ?? []), ...verbWords].flatMap(alternatives));
+  if (namesAnotherAction(view, asked)) return undefined;
+
+  let option: string[] | undefined;
+  let optionLabel: string | undefined;
+  if (query.byOption && view.options.length > 0) {
+    const index = optionNamed(view.options, phrase);
+    if (index !== undefined) {
+      option = view.options[index];
+      optionLabel = view.element.options![index];
+    }
+  }
+
+  let quotedTier = 0;
+  if (phrase.quoted) {
+    quotedTier = sameSequence(view.name, phrase.quoted) ? 2 : containsSequence(view.name, phrase.quoted) ? 1 : 0;
+    if (quotedTier === 0 && option && sameSequence(option, phrase.quoted)) quotedTier = 2;
+    if (quotedTier === 0) return undefined;
+  }
+
+  let onElement = quotedTier > 0;
+  let sum = 0;
+  const linking = words === phrase.linking;
+  for (const word of words) {
+    const level = option?.includes(word) ? OWN : linking ? (view.ownAll.has(word) ? OWN : 0) : levelOf(view, word);
+    if (level === 0) return undefined;
+    if (level === OWN || (level === HREF && query.byAddress)) onElement = true;
+    sum += level;
+  }
+  // A noun for the surroundings is not required, and never decides between elements; but one that
+  // the element carries shows the element is named ("the newsletter email field").
+  if (nouns.some((noun) => levelOf(view, noun) === OWN)) onElement = true;
+
+  // The verb that names the control is on it, in its link's address, or heads its section ("Subscribe and save").
+  let verbOnElement = 0;
+  for (const word of verbWords) {
+    const alts = alternatives(word);
+    if (alts.some((w) => view.own.has(w))) {
+      verbOnElement++;
+      onElement = true;
+    } else if (query.verb!.required && alts.some((w) => view.href.has(w))) {
+      onElement = true;
+    } else if (query.verb!.required && !alts.some((w) => view.section.has(w))) {
+      return undefined;
+    }
+  }
+  const needsWords = words.length > 0 || (query.verb?.required ?? false);
+  // "open the message from Lena": a link is what opens its row, when the words name the row.
+  const opensItsRow = query.byAddress === true && view.element.role === 'link' && words.length > 0 && words.every((w) => levelOf(view, w) >= AROUND);
+  if (needsWords && !onElement && !opensItsRow) return undefined;
+
+  const wholeName = view.name.length > 0 && view.name.every((w) => asked.has(w) || option?.includes(w) || FILLER_STEMS.has(w)) ? 1 : 0;
+  return {
+    match: { element: view.element, view, ...(optionLabel !== undefined && { option: optionLabel }) },
+    rank: [view.element.covered ? 0 : 1, quotedTier, verbOnElement, sum, wholeName, strictKind ? 1 : 0],
+  };
+}
+
+/** How closely a word is found: on the element, in its link, around it, in its section; 0 when nowhere. */
+function levelOf(view: ElementView, word: string): number {
+  const alts = alternatives(word);
+  if (alts.some((w) => view.own.has(w))) return OWN;
+  if (alts.some((w) => view.href.has(w))) return HREF;
+  if (alts.some((w) => view.around.has(w))) return AROUND;
+  if (alts.some((w) => view.section.has(w))) return SECTION;
+  if (alts.some((w) => view.page.has(w))) return PAGE;
   return 0;
 }
 
-function parsePhrase(raw: string): Phrase {
-  let text = stripArticles(raw.toLowerCase());
-  let ordinal: number | undefined;
-  const ord = /^(first|second|third|last|1st|2nd|3rd)\s+/.exec(text);
-  if (ord) {
-    ordinal = ORDINALS[ord[1]!];
-    text = text.slice(ord[0].length);
+/** Verbs that say what a control does: a control named by one does something the instruction did not ask for. */
+const ACTIONS = new Set(
+  [
+    'add', 'remove', 'delete', 'edit', 'save', 'cancel', 'buy', 'subscribe', 'unsubscribe', 'share', 'download', 'upload', 'send',
+    'submit', 'apply', 'reset', 'follow', 'unfollow', 'invite', 'create', 'close', 'dismiss', 'accept', 'reject', 'decline', 'confirm',
+    'book', 'join', 'like', 'reply', 'report', 'print', 'copy', 'export', 'import', 'archive', 'restore', 'approve', 'pay', 'request',
+    'signin', 'signout', 'signup', 'install', 'uninstall', 'publish', 'rename', 'move', 'duplicate', 'clear', 'checkout', 'continue',
+  ].map(stem),
+);
+
+function namesAnotherAction(view: ElementView, asked: Set<string>): boolean {
+  // A box's label states a fact ("Send me product updates"); only controls that do something are named by their action.
+  if (isCheckable(view.element) || isEditable(view.element) || isSelectable(view.element)) return false;
+  const first = view.name[0];
+  return first !== undefined && ACTIONS.has(first) && !asked.has(first);
+}
+
+/** The option whose words appear together in the phrase (the longest such), or the one a quoted name equals. */
+function optionNamed(options: string[][], phrase: TargetPhrase): number | undefined {
+  let best: number | undefined;
+  options.forEach((option, i) => {
+    if (option.length === 0) return;
+    const fits = (phrase.quoted && sameSequence(option, phrase.quoted)) || containsSequence(phrase.words, option);
+    if (fits && (best === undefined || option.length > options[best]!.length)) best = i;
+  });
+  return best;
+}
+
+function sameSequence(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((w, i) => alternatives(b[i]!).includes(w));
+}
+
+function containsSequence(haystack: string[], needle: string[]): boolean {
+  if (needle.length === 0) return false;
+  for (let i = 0; i + needle.length <= haystack.length; i++) {
+    if (needle.every((w, j) => alternatives(w).includes(haystack[i + j]!))) return true;
   }
-  let roles: string[] | undefined;
-  for (const [pattern, names] of ROLE_WORDS) {
-    if (pattern.test(text)) {
-      roles = names;
-      text = text.replace(pattern, '');
-      break;
-    }
-  }
-  return { text, words: words(text), roles, ordinal };
+  return false;
 }
 
-function stripArticles(text: string): string {
-  return text
-    .trim()
-    .replace(/^(?:on|onto|to|into)\s+/i, '')
-    .replace(/^(?:the|a|an)\s+/i, '')
-    .replace(/^["'“](.*)["'”]$/, '$1');
+function compareRank(a: number[], b: number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
 }
 
-/** Lower-case words with a plural "s" dropped, so "Remember me" matches "remember-me" and "items" matches "item". */
-function words(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => (w.length > 3 && w.endsWith('s') ? w.slice(0, -1) : w));
+function sameRank(a: number[], b: number[]): boolean {
+  return compareRank(a, b) === 0;
 }
 
-function hasAll(haystack: string[], needles: string[]): boolean {
-  return needles.every((n) => haystack.includes(n));
+/** For a refusal: the elements that match part of the phrase, else those of the kind asked for. */
+function nearest(page: Page, phrase: TargetPhrase, query: TargetQuery): string {
+  const fitting = page.views.filter((v) => query.accepts(v.element) && (!phrase.kind || kindFit(v.element, phrase.kind) > 0));
+  const words = [...phrase.words, ...(phrase.quoted ?? [])];
+  const partial = fitting.filter((v) => words.some((w) => levelOf(v, w) >= HREF));
+  const shown = (partial.length > 0 ? partial : fitting).slice(0, 5);
+  if (shown.length === 0) return '';
+  return `; ${partial.length > 0 ? 'closest' : 'candidates'}: ${list(shown)}`;
 }
 
-function contextWords(page: Page, c: Candidate): string[] {
-  return c.line ? words(contextOf(page.lines, c.line.index).join(' ')) : [];
+function list(views: ElementView[]): string {
+  return views
+    .slice(0, 5)
+    .map((v) => `[${v.element.id}] ${describeElement(v.element)}${hint(v)}`)
+    .join(', ');
 }
 
-function contextHint(page: Page, c: Candidate): string {
-  const near = c.line ? contextOf(page.lines, c.line.index).find((t) => t && t !== c.element.name) : undefined;
-  return near ? ` near "${near.slice(0, 40)}"` : '';
-}
-
-function kindLabel(kind: TargetKind): string {
-  return { clickable: 'element', editable: 'text field', selectable: 'dropdown', checkable: 'checkbox or radio button', any: 'element', scrollable: 'scrollable element' }[kind];
+function hint(view: ElementView): string {
+  const near = view.element.context;
+  return near && near !== view.element.name ? ` near "${near.slice(0, 40)}"` : '';
 }

@@ -67,20 +67,17 @@ function ancestors(lines: OutlineLine[], i: number): OutlineLine[] {
   return out;
 }
 
-/** Text that labels or surrounds line i: the nearest text line before it and its enclosing names. */
-export function contextOf(lines: OutlineLine[], i: number): string[] {
-  const out = ancestors(lines, i)
+/** What surrounds line i in the outline: the text just before it (often its label) and the names of the lines enclosing it. */
+export function surroundingsOf(lines: OutlineLine[], i: number): { label?: string; groups: string[] } {
+  const groups = ancestors(lines, i)
     .map((l) => l.name)
     .filter(Boolean);
   for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
     const line = lines[j]!;
-    if (line.role === undefined) {
-      out.unshift(line.name);
-      break;
-    }
+    if (line.role === undefined) return { label: line.name, groups };
     if (line.id) break;
   }
-  return out;
+  return { groups };
 }
 
 function depth(indent: string): number {

@@ -1,0 +1,122 @@
+// Kinds of element: what an action needs of its target (something to type into, to tick, to
+// expand…) and what an instruction names ("the … button", "the … menu"). An instruction that names
+// a kind is never answered with an element of another kind.
+import type { SnapshotElement } from '../../snapshot/types.js';
+
+/** What the action needs of its target. */
+export type Need = 'click' | 'edit' | 'select' | 'toggle' | 'expand' | 'hover' | 'scroll' | 'any';
+
+const EDITABLE_ROLES = new Set(['textbox', 'searchbox', 'spinbutton']);
+const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+
+export const isEditable = (e: SnapshotElement) =>
+  EDITABLE_ROLES.has(e.role) || (e.role === 'combobox' && e.tag === 'input') || e.tag === 'textarea';
+export const isSelectable = (e: SnapshotElement) => ['combobox', 'listbox'].includes(e.role) && !isEditable(e);
+export const isCheckable = (e: SnapshotElement) => CHECKABLE_ROLES.has(e.role);
+
+const NEEDS: Record<Need, (e: SnapshotElement) => boolean> = {
+  click: (e) => !['heading', 'iframe', 'document'].includes(e.role) && e.tag !== 'iframe',
+  edit: isEditable,
+  select: isSelectable,
+  toggle: (e) => isCheckable(e) || e.pressed !== undefined,
+  expand: (e) => e.expanded !== undefined,
+  hover: (e) => e.role !== 'iframe' && e.tag !== 'iframe',
+  scroll: (e) => e.scrollable === true,
+  any: () => true,
+};
+
+export function fitsNeed(e: SnapshotElement, need: Need): boolean {
+  return NEEDS[need](e);
+}
+
+/** A kind an instruction can name. */
+export type NamedKind = 'button' | 'link' | 'field' | 'box' | 'checkbox' | 'radio' | 'switch' | 'dropdown' | 'menu' | 'menuitem' | 'tab' | 'option' | 'heading' | 'slider';
+
+interface KindRule {
+  /** What the kind is. */
+  strict: (e: SnapshotElement) => boolean;
+  /** What people also call by the kind's name (a link styled as a button is "the … button"). */
+  lenient?: (e: SnapshotElement) => boolean;
+  label: string;
+}
+
+const opensPopup = (e: SnapshotElement) => e.popup !== undefined;
+
+export const KINDS: Record<NamedKind, KindRule> = {
+  button: { strict: (e) => e.role === 'button', lenient: (e) => e.role === 'link' || (e.role === 'generic' && e.clickable === true), label: 'button' },
+  link: { strict: (e) => e.role === 'link', label: 'link' },
+  field: { strict: isEditable, label: 'text field' },
+  /** "the search box", "the remember me box": a field or a box to tick. */
+  box: { strict: (e) => isEditable(e) || isCheckable(e), label: 'box' },
+  checkbox: { strict: (e) => e.role === 'checkbox' || e.role === 'menuitemcheckbox', lenient: (e) => e.role === 'switch', label: 'checkbox' },
+  radio: { strict: (e) => e.role === 'radio' || e.role === 'menuitemradio', label: 'radio button' },
+  switch: { strict: (e) => e.role === 'switch', lenient: (e) => e.role === 'checkbox' || e.pressed !== undefined, label: 'switch' },
+  dropdown: { strict: isSelectable, lenient: (e) => e.popup === 'listbox' || e.popup === 'menu', label: 'dropdown' },
+  menu: {
+    strict: (e) => ['menu', 'menubar'].includes(e.role) || opensPopup(e) || (e.hoverable === true && !isEditable(e)),
+    lenient: (e) => e.role.startsWith('menuitem'),
+    label: 'menu',
+  },
+  menuitem: { strict: (e) => e.role.startsWith('menuitem'), lenient: (e) => e.role === 'option', label: 'menu item' },
+  tab: { strict: (e) => e.role === 'tab', label: 'tab' },
+  option: { strict: (e) => ['radio', 'option', 'menuitemradio'].includes(e.role), label: 'option' },
+  heading: { strict: (e) => e.role === 'heading', label: 'heading' },
+  slider: { strict: (e) => e.role === 'slider', label: 'slider' },
+};
+
+/** Words for each kind, longest first within the list so "radio button" is a radio, not a button. */
+export const KIND_WORDS: Array<[string, NamedKind]> = [
+  ['radio button', 'radio'],
+  ['check box', 'checkbox'],
+  ['tick box', 'checkbox'],
+  ['text box', 'field'],
+  ['text field', 'field'],
+  ['text area', 'field'],
+  ['input field', 'field'],
+  ['input box', 'field'],
+  ['select box', 'dropdown'],
+  ['combo box', 'dropdown'],
+  ['list box', 'dropdown'],
+  ['menu item', 'menuitem'],
+  ['radio', 'radio'],
+  ['checkbox', 'checkbox'],
+  ['tickbox', 'checkbox'],
+  ['textbox', 'field'],
+  ['textfield', 'field'],
+  ['textarea', 'field'],
+  ['input', 'field'],
+  ['field', 'field'],
+  ['box', 'box'],
+  ['button', 'button'],
+  ['btn', 'button'],
+  ['link', 'link'],
+  ['hyperlink', 'link'],
+  ['dropdown', 'dropdown'],
+  ['combobox', 'dropdown'],
+  ['listbox', 'dropdown'],
+  ['picker', 'dropdown'],
+  ['selector', 'dropdown'],
+  ['switch', 'switch'],
+  ['toggle', 'switch'],
+  ['tab', 'tab'],
+  ['menuitem', 'menuitem'],
+  ['submenu', 'menu'],
+  ['menu', 'menu'],
+  ['option', 'option'],
+  ['choice', 'option'],
+  ['heading', 'heading'],
+  ['headline', 'heading'],
+  ['slider', 'slider'],
+];
+
+/** What a need is called in messages ("No text field on the page matches …"). */
+export const NEED_LABELS: Record<Need, string> = {
+  click: 'element',
+  edit: 'text field',
+  select: 'dropdown',
+  toggle: 'checkbox or radio button',
+  expand: 'expandable element',
+  hover: 'element',
+  scroll: 'scrollable element',
+  any: 'element',
+};
