@@ -45,6 +45,12 @@ const RESOLVES: Array<[string, Expected]> = [
   ['click the second Delete button', ['16', 'click']],
   ['click the Help link', ['21', 'click']],
   ['drag Home to Notes', ['1', 'dragAndDrop', ['19']]],
+  ['enter the password "yA"', ['7', 'fill', ['yA']]],
+  ['click the button labeled "Sign in"', ['9', 'click']],
+  ['remove Bob', ['16', 'click']],
+  ['choose Yearly', ['12', 'check']],
+  ['turn off the newsletter', ['13', 'uncheck']],
+  ['select Germany as the country', ['10', 'selectOptionFromDropdown', ['Germany']]],
 ];
 
 const FAILS: Array<[string, RegExp]> = [
@@ -58,6 +64,10 @@ const FAILS: Array<[string, RegExp]> = [
   ['type %secret% into Email', /Variable %secret% is not defined/],
   ['book a flight to Paris for two', /cannot read "book a flight to Paris for two".*Configure a model/],
   ['check the Pricing link', /No checkbox or radio button on the page matches/],
+  // Never the first element of a kind when the name does not match: refused, with the candidates.
+  ['click on the link "Careers"', /No link on the page matches "the link "Careers""; candidates: \[1\] link "Home"/],
+  ['hover over the Resources menu', /No menu on the page matches "the Resources menu"/],
+  ['type "x" into the Phone number field', /No text field on the page matches/],
 ];
 
 describe('built-in model: chooseAction', () => {
@@ -74,6 +84,11 @@ describe('built-in model: chooseAction', () => {
     const { result } = await choose(instruction);
     expect(result).toHaveProperty('failure');
     expect((result as { failure: string }).failure).toMatch(reason);
+  });
+
+  it('chains steps joined by "and": the value typed, then the control the second step names', async () => {
+    const { result } = await choose('type "ada@example.com" into the Email field and click the Sign in button');
+    expect(result).toMatchObject({ elementId: '6', method: 'fill', arguments: ['ada@example.com'], then: { elementId: '9', method: 'click' } });
   });
 
   it('records zero tokens and real time, one call per question', async () => {

@@ -4,7 +4,7 @@ import type { JSONSchema } from '../models/json-schema.js';
 import type { PageSnapshot } from '../snapshot/types.js';
 import { ACTION_METHODS, type VariableInfo } from './types.js';
 
-const OUTLINE_GUIDE = `The page is given as an outline: one line per node, indented by nesting. Interactive elements start with an id in square brackets, e.g. [12] button "Sign in"; quoted lines are text; "-> /path" is a link target; "…" marks omitted lines.`;
+const OUTLINE_GUIDE = `The page is given as an outline: one line per node, indented by nesting. Interactive elements start with an id in square brackets, e.g. [12] button "Sign in"; quoted lines are text; "-> /path" is a link target; "…" marks omitted lines. "clickable" and "hoverable" mark plain elements that react to clicks or to the pointer (a menu to hover), "haspopup=menu" one that opens a menu.`;
 
 const METHOD_GUIDE = `Methods and their arguments:
 - click: []

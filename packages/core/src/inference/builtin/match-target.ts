@@ -139,7 +139,7 @@ function score(view: ElementView, phrase: TargetPhrase, query: TargetQuery, stri
   let option: string[] | undefined;
   let optionLabel: string | undefined;
   if (query.byOption && view.options.length > 0) {
-    const index = optionNamed(view.options, phrase);
+    const index = optionNamed(view.options, phrase) ?? optionHinted(view, words);
     if (index !== undefined) {
       option = view.options[index];
       optionLabel = view.element.options![index];
@@ -185,9 +185,11 @@ function score(view: ElementView, phrase: TargetPhrase, query: TargetQuery, stri
   if (needsWords && !onElement && !opensItsRow) return undefined;
 
   const wholeName = view.name.length > 0 && view.name.every((w) => asked.has(w) || option?.includes(w) || FILLER_STEMS.has(w)) ? 1 : 0;
+  // "transfer from savings": of two dropdowns named From and To, the linking word names one.
+  const linkingOnElement = words === phrase.linking ? 0 : phrase.linking.filter((w) => view.ownAll.has(w)).length;
   return {
     match: { element: view.element, view, ...(optionLabel !== undefined && { option: optionLabel }) },
-    rank: [view.element.covered ? 0 : 1, quotedTier, verbOnElement, sum, wholeName, strictKind ? 1 : 0],
+    rank: [view.element.covered ? 0 : 1, quotedTier, verbOnElement, sum, linkingOnElement, wholeName, strictKind ? 1 : 0],
   };
 }
 
@@ -228,6 +230,23 @@ function optionNamed(options: string[][], phrase: TargetPhrase): number | undefi
     if (fits && (best === undefined || option.length > options[best]!.length)) best = i;
   });
   return best;
+}
+
+/**
+ * The one option that the phrase's words point to when none is named whole ("sort by price" for
+ * "Price (lowest first)"): every word not on the element itself that some option holds is held by
+ * that option alone. Undefined when the words point to none, or to several.
+ */
+function optionHinted(view: ElementView, words: string[]): number | undefined {
+  let found: number | undefined;
+  for (const word of words) {
+    if (alternatives(word).some((w) => view.own.has(w))) continue;
+    const holders = view.options.flatMap((option, i) => (option.some((o) => alternatives(word).includes(o)) ? [i] : []));
+    if (holders.length === 0) continue;
+    if (holders.length > 1 || (found !== undefined && found !== holders[0])) return undefined;
+    found = holders[0];
+  }
+  return found;
 }
 
 function sameSequence(a: string[], b: string[]): boolean {

@@ -88,9 +88,9 @@ const RULES: Rule[] = [
   [/^(?:hover|mouse)(?: over| on)? (.+)$|^(?:move the mouse|point) (?:over|at|to) (.+)$/i, (m) => ({ kind: 'hover', target: (m[1] ?? m[2])! })],
   [/^drag (.+?) (?:to|onto|into|over) (.+)$/i, (m) => ({ kind: 'drag', target: m[1]!, destination: m[2]! })],
   // Searching: type into the search field, then submit.
-  [new RegExp(`^search (.+?) for ${LOOSE_VALUE}$`, 'i'), (m) => search(m, 2, m[1]!)],
-  [new RegExp(`^search (?:for )?${LOOSE_VALUE}(?: (?:in|on|within) (.+))?$`, 'i'), (m) => search(m, 1, m[6] ?? '')],
-  [new RegExp(`^search (?:for )?${VALUE} (.+)$`, 'i'), (m) => search(m, 1, m[5]!)],
+  [new RegExp(`^search (.+?) for ${LOOSE_VALUE}$`, 'i'), (m, text) => search(m, 2, m[1]!, text)],
+  [new RegExp(`^search (?:for )?${LOOSE_VALUE}(?: (?:in|on|within) (.+))?$`, 'i'), (m, text) => search(m, 1, m[6] ?? '', text)],
+  [new RegExp(`^search (?:for )?${VALUE} (.+)$`, 'i'), (m, text) => search(m, 1, m[5]!, text)],
   [new RegExp(`^filter (?:(.+?) )?by ${VALUE}$`, 'i'), (m) => ({ kind: 'fill', value: valueOf(m, 2), target: m[1] ?? '', verb: verb('filter', false) })],
   // Typing: the quoted string after a verb of typing is the value; the rest names the field.
   [new RegExp(`^${TYPE} ${VALUE} (?:in|into|inside|on|to) (.+)$`, 'i'), (m) => ({ kind: 'fill', value: valueOf(m), target: m[5]! })],
@@ -115,7 +115,7 @@ const RULES: Rule[] = [
   ],
   // Switches, boxes and sections: the state asked for.
   [/^(?:uncheck|untick|deselect|unselect|unmark) (.+)$/i, (m) => ({ kind: 'toggle', on: false, target: m[1]! })],
-  [/^(?:check|tick|mark) (.+)$/i, (m, text) => ({ kind: 'toggle', on: true, target: m[1]!, otherwise: actOn(text) })],
+  [/^(?:check|tick|mark|cross)(?: off)? (.+)$/i, (m, text) => ({ kind: 'toggle', on: true, target: m[1]!, otherwise: actOn(text) })],
   [/^(?:turn|switch|toggle|flip|set) (on|off) (.+)$/i, (m) => ({ kind: 'toggle', on: m[1]!.toLowerCase() === 'on', target: m[2]! })],
   [/^(?:turn|switch|set) (.+) (on|off)$/i, (m) => ({ kind: 'toggle', on: m[2]!.toLowerCase() === 'on', target: m[1]! })],
   [/^(?:enable|activate|allow|opt in to|opt into|start) (.+)$/i, (m, text) => ({ kind: 'toggle', on: true, target: m[1]!, otherwise: actOn(text) })],
@@ -158,10 +158,15 @@ function parseStep(text: string): Intent {
   return actOn(text);
 }
 
+/** Verbs that say little of the control ("make it monthly", "give it 5 stars"): looked for, not required. */
+const LIGHT_VERBS = new Set(['make', 'give', 'get', 'have', 'let', 'do']);
+
 /** An instruction whose verb names the control: "delete Bob", "accept all cookies", "log in". */
 function actOn(text: string): Intent {
-  const [first = '', ...rest] = tokens(text);
-  return { kind: 'click', target: rest.join(' '), verb: verb(first, true), unknownVerb: true };
+  const [first = ''] = tokens(text);
+  // The rest as written (quotes kept); a joined term such as "log in" is one verb.
+  const rest = text.replace(/^\s*(?:log[ -]?in|sign[ -]?in|log[ -]?out|sign[ -]?out|sign[ -]?up|\S+)\s*/i, '');
+  return { kind: 'click', target: rest, verb: verb(first, !LIGHT_VERBS.has(first)), unknownVerb: true };
 }
 
 /** "select HF2": a box, radio button, tab or option so named; else a control named by the verb ("Select all"). */
@@ -171,8 +176,9 @@ function choose(text: string, target?: string): Intent {
   return { kind: 'choose', target: phrase, verb: verb(first, false), otherwise: { kind: 'click', target: phrase, verb: verb(first, false) } };
 }
 
-function search(m: RegExpExecArray, first: number, target: string): Intent {
-  return { kind: 'fill', value: valueOf(m, first), target, verb: verb('search', false), search: true };
+/** Type into the search field and submit; else a control named by the words ("search for flights" is a button). */
+function search(m: RegExpExecArray, first: number, target: string, text: string): Intent {
+  return { kind: 'fill', value: valueOf(m, first), target, verb: verb('search', false), search: true, otherwise: actOn(text) };
 }
 
 function clean(instruction: string): string {

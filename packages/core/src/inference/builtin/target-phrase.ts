@@ -35,15 +35,25 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?<![\p{L}\p{N}])'([^']+)'(?![\p{L}\p{
  */
 export function parseTarget(raw: string): TargetPhrase[] {
   const text = raw.trim();
-  const quotes = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? m[2] ?? m[3])!);
-  const rest = tokens(text.replace(QUOTED, ' '));
-  const kind = takeKind(rest);
-  const quoted = quotes.length > 0 ? quotes.flatMap((q) => tokens(q).filter((w) => !STOP.has(w)).map(stem)) : undefined;
-  const literal: TargetPhrase = { text, ...contentWords(rest), ...(quoted && { quoted }), ...(kind && { kind }) };
-  const at = rest.findIndex((w) => w in ORDINALS);
-  if (at < 0) return [literal];
-  const positional = { ...literal, ...contentWords(rest.filter((_, i) => i !== at)), ordinal: ORDINALS[rest[at]!]! };
-  return [literal, positional];
+  // A quoted name names the target; quoted after "of", "in", "for"… it names what surrounds it.
+  const named: string[] = [];
+  const around: string[] = [];
+  for (const m of text.matchAll(QUOTED)) {
+    const before = tokens(text.slice(0, m.index));
+    (before.some((w, i) => i > 0 && AROUND.has(w)) ? around : named).push((m[1] ?? m[2] ?? m[3])!);
+  }
+  const rest = tokens(text.replace(QUOTED, ' ').replace(/\bnumber of\b/gi, ' '));
+  const untyped = [...rest, ...around.flatMap(tokens)];
+  const typed = [...untyped];
+  const kind = takeKind(typed);
+  const quoted = named.length > 0 ? named.flatMap((q) => tokens(q).filter((w) => !STOP.has(w)).map(stem)) : undefined;
+  const literal: TargetPhrase = { text, ...contentWords(typed), ...(quoted && { quoted }), ...(kind && { kind }) };
+  const readings = [literal];
+  const at = typed.findIndex((w) => w in ORDINALS);
+  if (at >= 0) readings.push({ ...literal, ...contentWords(typed.filter((_, i) => i !== at)), ordinal: ORDINALS[typed[at]!]! });
+  // "the card options", "underlining links": a kind word may be a name after all, when nothing of that kind fits.
+  if (kind) readings.push({ text, ...contentWords(untyped), ...(quoted && { quoted }) });
+  return readings;
 }
 
 /** Removes the kind word (the last one before the words about the surroundings) and returns its kind. */

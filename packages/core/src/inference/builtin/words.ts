@@ -17,7 +17,7 @@ const TERMS: Array<[RegExp, string]> = [
 ];
 
 /** Symbols and icons that name an action on their own: a close button is often just "×", a like button "♥". */
-const SYMBOL = String.raw`[×✕✖✗+←→‹›«»↑↓★☆♥❤⚙✎✏🗑🔍▶⏸]|\p{Extended_Pictographic}`;
+const SYMBOL = String.raw`[×✕✖✗+−←→‹›«»↑↓★☆♥❤⚙✎✏🗑🔍▶⏸]|\p{Extended_Pictographic}`;
 const WORD = new RegExp(String.raw`[\p{L}\p{N}]+|${SYMBOL}`, 'gu');
 
 /** The words of a text, in order: lower case, terms joined, symbols kept, punctuation dropped. */
@@ -33,6 +33,10 @@ const IRREGULAR: Record<string, string> = { forgotten: 'forgot', chosen: 'choose
 export function stem(word: string): string {
   let w = IRREGULAR[word] ?? word;
   if (/^\d/.test(w)) return w;
+  // "departure" ~ "depart", "removal" ~ "remove", "monthly" ~ "month"
+  if (w.length >= 9 && w.endsWith('ure')) w = w.slice(0, -3);
+  else if (w.length >= 7 && w.endsWith('al')) w = w.slice(0, -2);
+  else if (w.length > 5 && w.endsWith('ly')) w = w.slice(0, -2);
   if (w.length > 4 && w.endsWith('ies')) w = w.slice(0, -3) + 'i';
   else if (w.length > 4 && w.endsWith('sses')) w = w.slice(0, -2);
   else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us')) w = w.slice(0, -1);
@@ -55,6 +59,7 @@ export const STOP = new Set([
   'then', 'here', 'there',
   'to', 'in', 'into', 'on', 'onto', 'of', 'for', 'with', 'at', 'from', 'by', 'about', 'as', 'under', 'within', 'inside', 'near',
   'and', 'or', 'is', 'are', 'be', 'which', 'who', 'labeled', 'labelled', 'named', 'called', 'titled', 'saying', 'says',
+  'someone', 'somebody', 'something', 'anyone', 'anything', 'everything',
 ]);
 
 /** Words an instruction adds that a page does not print: "add a new address", "log in instead". */
@@ -90,6 +95,14 @@ const SAME_AS: Record<string, string[]> = {
   buy: ['purchase'],
   book: ['reserve'],
   reserve: ['book'],
+  send: ['transfer'],
+  transfer: ['send'],
+  select: ['choose', 'pick'],
+  choose: ['select', 'pick'],
+  pick: ['select', 'choose'],
+  increase: ['more', '+', 'plus', 'raise'],
+  decrease: ['fewer', 'less', '−', 'minus', 'lower'],
+  reduce: ['fewer', 'less', '−', 'minus', 'lower'],
   create: ['new', 'add'],
   add: ['+'],
   like: ['♥', '❤', '👍'],
