@@ -3,9 +3,8 @@
 // what happened in the page, the usage sums (inner act/extract calls included), stop reasons and the
 // per-step stream.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromium } from 'playwright-core';
 import { startModelServer, type ModelServer, type ScriptedReply } from '../support/model-server';
-import { expectError, expectOk, finishedOf, useContract } from '../support/contract';
+import { expectError, expectOk, finishedOf, firstChildFrameId, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
 
 let model: ModelServer;
@@ -208,17 +207,7 @@ describe('agentExecute with a model (dom mode)', () => {
 
   it('frameId keeps the tools in that frame: the outline the model reads is the frame\'s', async () => {
     const id = await ctx.sessionOn('iframe.html');
-    const record = await ctx.api.call('getBrowserSession', { id });
-    const browser = await chromium.connectOverCDP(record.body.connectUrl);
-    let frameId: string;
-    try {
-      const page = browser.contexts()[0]!.pages()[0]!;
-      const cdp = await page.context().newCDPSession(page);
-      const { frameTree } = (await cdp.send('Page.getFrameTree')) as { frameTree: { childFrames: Array<{ frame: { id: string } }> } };
-      frameId = frameTree.childFrames[0]!.frame.id;
-    } finally {
-      await browser.close().catch(() => {});
-    }
+    const frameId = await firstChildFrameId(ctx.api, id);
     model.script([
       { toolCalls: [{ name: 'observe', args: {} }] },
       { toolCalls: [{ name: 'done', args: { success: true, message: 'Read the frame' } }] },

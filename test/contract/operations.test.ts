@@ -1,7 +1,7 @@
 // navigate, extract without a model, replay, frameId, one-at-a-time operations, and a crashed browser.
 import { describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
-import { START_BODY, expectError, expectOk, useContract } from '../support/contract';
+import { START_BODY, expectError, expectOk, firstChildFrameId, useContract } from '../support/contract';
 import { closedPortUrl } from '../support/closed-port';
 import { pageText } from '../support/page-log';
 
@@ -58,17 +58,7 @@ describe('operations without a model', () => {
   it('honours frameId (a CDP frame id) and refuses an unknown one', async () => {
     const id = await ctx.startSession();
     await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('iframe.html') } });
-    const record = await ctx.api.call('getBrowserSession', { id });
-    const browser = await chromium.connectOverCDP(record.body.connectUrl);
-    let frameId: string;
-    try {
-      const page = browser.contexts()[0]!.pages()[0]!;
-      const cdp = await page.context().newCDPSession(page);
-      const { frameTree } = (await cdp.send('Page.getFrameTree')) as { frameTree: { childFrames: Array<{ frame: { id: string } }> } };
-      frameId = frameTree.childFrames[0]!.frame.id;
-    } finally {
-      await browser.close().catch(() => {});
-    }
+    const frameId = await firstChildFrameId(ctx.api, id);
     const reply = await ctx.api.call('act', { id, body: { input: { selector: '#inner-btn', method: 'click' }, frameId }, headers: json });
     expect(reply.body.data.result.success).toBe(true);
     const framed = await ctx.api.call('extract', { id, body: { options: { selector: '#log' }, frameId }, headers: json });

@@ -1,4 +1,5 @@
 // Per-file setup of the contract suite: fixture pages, a Deckhand server, and this run's driver.
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './fixture-server';
 import { driverFor, type Driver, type Reply } from './drivers';
@@ -59,4 +60,18 @@ export function finishedOf(reply: Reply) {
   const last = events.at(-1)!;
   expect(last.data.status, JSON.stringify(last)).toBe('finished');
   return last.data;
+}
+
+/** The CDP frame id of the first iframe on a session's page, read through the session's CDP relay. */
+export async function firstChildFrameId(api: Driver, id: string): Promise<string> {
+  const record = await api.call('getBrowserSession', { id });
+  const browser = await chromium.connectOverCDP(record.body.connectUrl);
+  try {
+    const page = browser.contexts()[0]!.pages()[0]!;
+    const cdp = await page.context().newCDPSession(page);
+    const { frameTree } = (await cdp.send('Page.getFrameTree')) as { frameTree: { childFrames: Array<{ frame: { id: string } }> } };
+    return frameTree.childFrames[0]!.frame.id;
+  } finally {
+    await browser.close().catch(() => {});
+  }
 }
