@@ -18,7 +18,6 @@ export const ERROR_STATUS = {
   session_limit: 429,
   rate_limited: 429,
   internal_error: 500,
-  not_implemented: 501,
   model_error: 502,
   navigation_failed: 502,
   browser_unavailable: 503,

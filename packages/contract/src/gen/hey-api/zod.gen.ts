@@ -30,7 +30,6 @@ export const zErrorResponse = z.strictObject({
         'session_limit',
         'rate_limited',
         'internal_error',
-        'not_implemented',
         'model_error',
         'browser_unavailable',
         'route_not_found',
