@@ -209,6 +209,9 @@ def _http_url(url: object, option: str) -> urllib.parse.SplitResult:
     parsed = urllib.parse.urlsplit(url) if isinstance(url, str) else None
     if parsed is None or parsed.scheme not in ("http", "https") or not parsed.netloc:
         raise DeckhandOptionsError(option, "must be an http(s) URL")
+    if parsed.username is not None or parsed.password is not None:
+        # Error messages name the server's address; a password in it would be printed.
+        raise DeckhandOptionsError(option, "must not carry credentials (give the key as api_key)")
     return parsed
 
 
