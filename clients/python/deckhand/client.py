@@ -41,6 +41,7 @@ from .options import DeckhandConfig, DeckhandOptions, model_api_key, model_base_
 from .transport import Transport
 
 T = TypeVar("T")
+O = TypeVar("O", ActOptions, ObserveOptions, ExtractOptions)
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ class Deckhand:
             headers["x-bb-project-id"] = self.config.project_id
         if self._model_api_key:
             headers["x-model-api-key"] = self._model_api_key
-        self._transport = Transport(cast(str, self.config.api_url), headers, self._secrets, self.config.timeout)
+        self._transport = Transport(cast(str, self.config.api_url), headers, self._secrets, self.config.request_timeout_s)
         self._started: _Started | None = None
         self._closed = False
 
@@ -252,7 +253,7 @@ class Deckhand:
             raise DeckhandError("this client was closed")
         return self._started
 
-    def _with_model(self, options: Any, model: ModelConfigOrName | None) -> Any:
+    def _with_model(self, options: O, model: ModelConfigOrName | None) -> O:
         """Per-call model: the one given, else the session's model at model_client_options' endpoint (a baseURL is per call on the wire)."""
         base_url = model_base_url(self.config)
         if model is not None:

@@ -68,8 +68,8 @@ class DeckhandConfig:
     """The deadline of an act, sent at start."""
     streaming: bool = True
     """Stream each operation as server-sent events (log lines arrive as they happen)."""
-    timeout: float | None = None
-    """Socket timeout in seconds for each HTTP call (None: wait as long as the server's own deadlines)."""
+    request_timeout_s: float | None = None
+    """Socket timeout in seconds of each HTTP call (None: as long as the server's own deadlines take)."""
 
 
 class DeckhandOptions(TypedDict, total=False):
@@ -113,7 +113,7 @@ class DeckhandOptions(TypedDict, total=False):
     act_timeout_ms: float | None
     actTimeoutMs: float | None
     streaming: bool
-    timeout: float | None
+    request_timeout_s: float | None
 
 
 # The spec's camelCase spelling of each field that has one.

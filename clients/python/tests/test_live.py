@@ -142,12 +142,15 @@ class LiveTest(unittest.TestCase):
         started = first.init()
         first.goto(f"{FIXTURES}/forms.html")
         exchanges: list[Exchange] = []
-        second = client(exchanges, browserbaseSessionID=started.session_id)
-        resumed = second.init()
+        resumed = client(exchanges, browserbaseSessionID=started.session_id).init()
         self.assertEqual(resumed.session_id, started.session_id)
         self.assertEqual(status_of(resumed.session_url), 200)
-        self.assertEqual(second.extract(selector="h1"), {"pageText": "Sign up"})
-        second.close()
+        # As a context manager: init on entry, close (the session ends) on exit.
+        with client(exchanges, browserbaseSessionID=started.session_id) as third:
+            self.assertEqual(third.session_id, started.session_id)
+            self.assertEqual(third.extract(selector="h1"), {"pageText": "Sign up"})
+        self.assertEqual(status_of(f"{API_URL}/v1/sessions/{started.session_id}/replay"), 410)
+        self.assertEqual([e.operation for e in exchanges], ["getBrowserSession", "getBrowserSession", "extract", "endSession"])
         assert_follows_contract(self, exchanges)
 
     def test_no_secret_in_any_log_line_or_error(self) -> None:
