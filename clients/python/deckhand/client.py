@@ -23,6 +23,7 @@ from ._gen_shapes import (
     BrowserSession,
     ExtractOptions,
     ExtractRequest,
+    GenericModelConfig,
     LogLine,
     ModelConfigOrName,
     NavigateOptions,
@@ -200,7 +201,7 @@ class Deckhand:
 
     def agent(self, config: AgentConfig | None = None) -> DeckhandAgent:
         """An agent with this configuration (wire names: `model`, `mode`, `systemPrompt`, `executionModel`, ...)."""
-        return DeckhandAgent(self, config or {})
+        return DeckhandAgent(self._agent_execute, config or {})
 
     def close(self) -> None:
         """Ends the session (its browser closes). A second close does nothing."""
@@ -259,7 +260,8 @@ class Deckhand:
         if model is not None:
             options["model"] = model
         elif base_url is not None:
-            options["model"] = {"modelName": self.config.model_name, "baseURL": base_url}
+            session_model: GenericModelConfig = {"modelName": self.config.model_name, "baseURL": base_url}
+            options["model"] = session_model
         return options
 
     def _run(self, operation: str, body: Any) -> dict[str, Any]:
@@ -277,6 +279,13 @@ class Deckhand:
         self._log({"category": operation, "message": f"{operation} answered in {round((time.monotonic() - started) * 1000)} ms", "level": 2})
         return data
 
+    def _agent_execute(self, config: AgentConfig, execute_options: AgentExecuteOptions, frame_id: str | None) -> AgentResultDataOutput:
+        self._secrets.add_variables(execute_options.get("variables"))
+        body: AgentExecuteRequest = {"agentConfig": config, "executeOptions": execute_options, "shouldCache": self.config.enable_caching}
+        if frame_id is not None:
+            body["frameId"] = frame_id
+        return cast(AgentResultDataOutput, self._run("agentExecute", body)["result"])
+
     def _on_log(self, line: LogLine) -> None:
         self._log(line)
 
@@ -292,15 +301,11 @@ class Deckhand:
 class DeckhandAgent:
     """`deckhand.agent(config)`: runs multi-step tasks on the session."""
 
-    def __init__(self, deckhand: Deckhand, config: AgentConfig) -> None:
-        self._deckhand = deckhand
+    def __init__(self, execute: Callable[[AgentConfig, AgentExecuteOptions, str | None], AgentResultDataOutput], config: AgentConfig) -> None:
+        self._execute = execute
         self.config = config
 
     def execute(self, options: str | AgentExecuteOptions, *, frame_id: str | None = None) -> AgentResultDataOutput:
         """Runs the agent toward an instruction (or full AgentExecuteOptions: maxSteps, variables, ...)."""
         execute_options: AgentExecuteOptions = {"instruction": options} if isinstance(options, str) else options
-        self._deckhand._secrets.add_variables(execute_options.get("variables"))
-        body: AgentExecuteRequest = {"agentConfig": self.config, "executeOptions": execute_options, "shouldCache": self._deckhand.config.enable_caching}
-        if frame_id is not None:
-            body["frameId"] = frame_id
-        return cast(AgentResultDataOutput, self._deckhand._run("agentExecute", body)["result"])
+        return self._execute(self.config, execute_options, frame_id)

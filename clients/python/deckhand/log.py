@@ -34,7 +34,7 @@ class LogSink:
         print(self._format(masked, level, stream.isatty()), file=stream)
 
     def _format(self, line: LogLine, level: int, tty: bool) -> str:
-        category = f"{line['category']}: " if line.get("category") else ""
+        category = f"{line.get('category')}: " if line.get("category") else ""
         tag = LEVELS.get(level, str(level))
         if not self._rich:
             return f"[deckhand] {tag} {category}{line['message']}"

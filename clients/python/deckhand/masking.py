@@ -23,7 +23,7 @@ class Secrets:
         Strings only: masking every "1" of a log because a variable was the number 1 would hide more than it protects.
         """
         for entry in (variables or {}).values():
-            self.add(entry.get("value") if isinstance(entry, Mapping) else entry)
+            self.add(cast("Mapping[str, object]", entry).get("value") if isinstance(entry, Mapping) else entry)
 
     def mask(self, text: str) -> str:
         # Longest first, so a secret that contains another is masked whole.
@@ -40,7 +40,7 @@ class Secrets:
         if isinstance(value, str):
             return self.mask(value)
         if isinstance(value, Mapping):
-            return {self.mask(str(key)): self._walk(item) for key, item in value.items()}
+            return {self.mask(str(key)): self._walk(item) for key, item in cast("Mapping[object, object]", value).items()}
         if isinstance(value, (list, tuple)):
-            return [self._walk(item) for item in value]
+            return [self._walk(item) for item in cast("list[object]", value)]
         return value

@@ -7,7 +7,7 @@ import dataclasses
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, cast
 
 from ._gen_shapes import BrowserbaseSessionCreateParams, LaunchOptions, LogLine
 from .errors import DeckhandOptionsError
@@ -144,15 +144,15 @@ def resolve_config(config: DeckhandConfig | None, options: Mapping[str, Any], en
     """The options over the config (or the defaults), with environment fallbacks, checked."""
     given: dict[str, Any] = {}
     spelled: dict[str, str] = {}
-    for name, value in options.items():
-        if name in TYPESCRIPT_ONLY:
-            raise DeckhandOptionsError(name, "is a TypeScript client option; the Python client has no counterpart")
-        target = ALIASES.get(name, name)
+    for spelling, value in options.items():
+        if spelling in TYPESCRIPT_ONLY:
+            raise DeckhandOptionsError(spelling, "is a TypeScript client option; the Python client has no counterpart")
+        target = ALIASES.get(spelling, spelling)
         if target not in FIELDS:
-            raise DeckhandOptionsError(name, "unknown option")
+            raise DeckhandOptionsError(spelling, "unknown option")
         if target in spelled:
-            raise DeckhandOptionsError(name, f"given twice (also as {spelled[target]})")
-        spelled[target] = name
+            raise DeckhandOptionsError(spelling, f"given twice (also as {spelled[target]})")
+        spelled[target] = spelling
         given[target] = value
     merged = dataclasses.replace(config or DeckhandConfig(), **given)
 
@@ -165,19 +165,24 @@ def resolve_config(config: DeckhandConfig | None, options: Mapping[str, Any], en
         raise DeckhandOptionsError(name("env"), "the Python client drives a Deckhand server: use env 'BROWSERBASE' (LOCAL runs in the TypeScript client)")
     if merged.use_api is not True:
         raise DeckhandOptionsError(name("use_api"), "the Python client offloads every call to the HTTP API; only True is supported")
-    if isinstance(merged.verbose, bool) or merged.verbose not in (0, 1, 2):
+    # The values as given: the annotations say what is allowed, these checks hold callers without a type checker to it.
+    verbose = cast(object, merged.verbose)
+    if isinstance(verbose, bool) or verbose not in (0, 1, 2):
         raise DeckhandOptionsError(name("verbose"), "must be 0, 1 or 2")
     if merged.logger is not None and not callable(merged.logger):
         raise DeckhandOptionsError(name("logger"), "must be a callable receiving log lines")
-    if isinstance(merged.dom_settle_timeout_ms, bool) or not isinstance(merged.dom_settle_timeout_ms, (int, float)) or merged.dom_settle_timeout_ms < 0:
+    settle = cast(object, merged.dom_settle_timeout_ms)
+    if isinstance(settle, bool) or not isinstance(settle, (int, float)) or settle < 0:
         raise DeckhandOptionsError(name("dom_settle_timeout_ms"), "must be a number of milliseconds, 0 or more")
-    if not isinstance(merged.model_name, str) or not merged.model_name:
+    model_name = cast(object, merged.model_name)
+    if not isinstance(model_name, str) or not model_name:
         raise DeckhandOptionsError(name("model_name"), "must be a non-empty model name, e.g. 'gpt-4o' or 'builtin/offline'")
-    model = merged.model_client_options
+    model = cast(object, merged.model_client_options)
     if model is not None and not isinstance(model, Mapping):
         raise DeckhandOptionsError(name("model_client_options"), "must be a dict")
-    if model is not None and (model.get("baseURL") or model.get("api_base")) is not None:
-        _http_url(str(model.get("baseURL") or model.get("api_base")), f"{name('model_client_options')}.baseURL")
+    base_url = model_base_url(merged)
+    if base_url is not None:
+        _http_url(base_url, f"{name('model_client_options')}.baseURL")
 
     api_key = merged.api_key or environ.get("DECKHAND_API_KEY") or environ.get("BROWSERBASE_API_KEY")
     if not api_key:

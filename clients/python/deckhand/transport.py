@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from ._gen_shapes import ENDPOINTS, Endpoint, ErrorResponse, LogLine, StreamEvent
+from ._gen_shapes import ENDPOINTS, Endpoint, ErrorResponse, LogLine, StreamEvent, ValidationIssue
 from .errors import DeckhandApiError, DeckhandError
 from .masking import Secrets
 from .sse import iter_events
@@ -25,7 +25,7 @@ class Exchange:
     status: int
     answer: Any = None
     """The JSON answer, or None for a stream (see events)."""
-    events: list[StreamEvent] = field(default_factory=list)
+    events: list[StreamEvent] = field(default_factory=list[StreamEvent])
 
 
 class Transport:
@@ -112,16 +112,18 @@ class Transport:
         text = (raw if raw is not None else response.read()).decode("utf-8", "replace")
         request_id = response.getheader("x-request-id")
         try:
-            body = json.loads(text)
+            parsed: object = json.loads(text)
         except ValueError:
-            body = None
-        if not (isinstance(body, dict) and isinstance(body.get("message"), str) and isinstance(body.get("code"), str)):
+            parsed = None
+        body = cast("dict[str, object]", parsed) if isinstance(parsed, dict) else {}
+        message, code, issues = body.get("message"), body.get("code"), body.get("issues")
+        if not (isinstance(message, str) and isinstance(code, str)):
             raise DeckhandError(self._secrets.mask(f"HTTP {response.status} without Deckhand's error body: {text[:200]}"))
         exchange.answer = body
         self._observe(exchange)
-        error = self._error_body(body["message"], body["code"])
-        if isinstance(body.get("issues"), list):
-            error["issues"] = self._secrets.mask_value(body["issues"])
+        error = self._error_body(message, code)
+        if isinstance(issues, list):
+            error["issues"] = self._secrets.mask_value(cast("list[ValidationIssue]", issues))
         raise DeckhandApiError(response.status, error, request_id)
 
     def _error_body(self, message: str, code: str) -> ErrorResponse:

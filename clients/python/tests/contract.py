@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import unittest
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from deckhand._gen_shapes import SCHEMAS
 from deckhand.transport import Exchange
@@ -41,7 +41,7 @@ def problems(value: Any, schema: dict[str, Any], path: str = "$", strict: bool =
         return [f"{path}: {value!r} is not one of {schema['enum']!r}"]
     types = schema.get("type")
     if types is not None:
-        names = types if isinstance(types, list) else [types]
+        names = cast("list[str]", types if isinstance(types, list) else [types])
         if not any(_is_type(value, name) for name in names):
             return [f"{path}: {type(value).__name__} where the contract has {types}"]
     if isinstance(value, str) and len(value) < schema.get("minLength", 0):
@@ -52,16 +52,16 @@ def problems(value: Any, schema: dict[str, Any], path: str = "$", strict: bool =
         for name in schema.get("required", []):
             if name not in value:
                 found.append(f"{path}: missing required {name!r}")
-        extra = schema.get("additionalProperties")
-        for name, item in value.items():
+        extra: Any = schema.get("additionalProperties")
+        for name, item in cast("dict[str, Any]", value).items():
             if name in properties:
                 found += problems(item, properties[name], f"{path}.{name}", strict)
             elif isinstance(extra, dict):
-                found += problems(item, extra, f"{path}.{name}", strict)
+                found += problems(item, cast("dict[str, Any]", extra), f"{path}.{name}", strict)
             elif extra is False or (strict and extra is not True):
                 found.append(f"{path}: {name!r} is not in the contract")
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        for index, item in enumerate(value):
+        for index, item in enumerate(cast("list[Any]", value)):
             found += problems(item, schema["items"], f"{path}[{index}]", strict)
     return found
 
@@ -79,7 +79,8 @@ def assert_follows_contract(test: unittest.TestCase, exchanges: Iterable[Exchang
         count += 1
         where = f"{exchange.operation} ({exchange.status})"
         endpoint = exchange.endpoint
-        refused = not 200 <= exchange.status < 300 and isinstance(exchange.answer, dict) and exchange.answer.get("code") == "validation_error"
+        answer: Any = exchange.answer
+        refused = not 200 <= exchange.status < 300 and isinstance(answer, dict) and cast("dict[str, Any]", answer).get("code") == "validation_error"
         if refused:
             pass  # a request the test made invalid on purpose; the server's 400 is what is checked
         elif endpoint.request is not None:
@@ -87,7 +88,7 @@ def assert_follows_contract(test: unittest.TestCase, exchanges: Iterable[Exchang
         else:
             test.assertIsNone(exchange.body, where)
         if not 200 <= exchange.status < 300:
-            test.assertEqual(problems(exchange.answer, schema("ErrorResponse"), "error"), [], where)
+            test.assertEqual(problems(answer, schema("ErrorResponse"), "error"), [], where)
         elif exchange.events:
             test.assertTrue(endpoint.streams, where)
             for event in exchange.events:
@@ -96,5 +97,5 @@ def assert_follows_contract(test: unittest.TestCase, exchanges: Iterable[Exchang
             if terminal.pop("status") == "finished" and endpoint.response is not None:
                 test.assertEqual(problems({"success": True, "data": terminal}, schema(endpoint.response), "finished"), [], where)
         elif endpoint.response is not None:
-            test.assertEqual(problems(exchange.answer, schema(endpoint.response), "answer"), [], where)
+            test.assertEqual(problems(answer, schema(endpoint.response), "answer"), [], where)
     return count
