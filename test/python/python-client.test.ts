@@ -22,7 +22,8 @@ let fixtures: FixtureServer;
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  server = await startTestServer({ DECKHAND_API_KEYS: `${KEY}:python-project`, ...ALLOW_FIXTURES });
+  // Heartbeats every 20 ms, so the client's streams carry real `: ping` comments between events.
+  server = await startTestServer({ DECKHAND_API_KEYS: `${KEY}:python-project`, DECKHAND_SSE_HEARTBEAT_MS: '20', ...ALLOW_FIXTURES });
 });
 
 afterAll(async () => {
