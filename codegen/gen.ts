@@ -4,6 +4,7 @@
 //   packages/contract/src/gen/endpoints.gen.ts   every endpoint: method, path, streams, websocket, public
 //   packages/server/src/gen/routes.gen.ts    @hono/zod-openapi routes built from the zod schemas
 //   packages/client/src/gen/endpoints.gen.ts typed openapi-fetch bindings, one function per endpoint
+//   clients/python/deckhand/_gen_shapes.py   the Python client's TypedDicts, endpoints and schemas
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ import { loadEndpoints } from './endpoints';
 import { renderRoutes } from './render-routes';
 import { renderClientEndpoints } from './render-client';
 import { renderEndpointList } from './render-endpoint-list';
+import { renderPython } from './render-python';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const specPath = resolve(root, 'openapi.yaml');
@@ -36,4 +38,5 @@ const endpoints = loadEndpoints(spec, await readFile(resolve(root, 'packages/con
 await write('packages/contract/src/gen/endpoints.gen.ts', header + renderEndpointList(endpoints));
 await write('packages/server/src/gen/routes.gen.ts', header + renderRoutes(endpoints));
 await write('packages/client/src/gen/endpoints.gen.ts', header + renderClientEndpoints(endpoints));
+await write('clients/python/deckhand/_gen_shapes.py', renderPython(spec));
 console.log(`gen: ${endpoints.length} endpoints`);

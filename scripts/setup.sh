@@ -1,12 +1,12 @@
 #!/bin/sh
-# Installs what Deckhand needs on Debian: Chromium and curl from apt (when missing) and the npm dependencies.
+# Installs what Deckhand needs on Debian: Chromium, curl and python3 from apt (when missing) and the npm dependencies.
 set -eu
 cd "$(dirname "$0")/.."
-# curl: the README's walk-through (and the test that runs it) uses it.
-if ! command -v chromium-headless-shell >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1; then
+# curl: the README's walk-through (and the test that runs it) uses it. python3: the Python client's tests (test/python).
+if ! command -v chromium-headless-shell >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
   SUDO=""
   [ "$(id -u)" = "0" ] || SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-headless-shell curl >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-headless-shell curl python3 >/dev/null
 fi
 [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
