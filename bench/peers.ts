@@ -40,7 +40,9 @@ const quick = flags.quick!;
 const ROUNDS = Number(flags.rounds ?? (quick ? 10 : 30));
 const WARMUP = Number(flags.warmup ?? (quick ? 2 : 3));
 const SECTIONS = new Set((flags.only ?? 'latency,density').split(/[,|]/));
-const DENSITIES = (flags.densities ?? (quick ? '1,10,50' : '1,10,50,300')).split(',').map(Number);
+/** The densities issue 11 asks about. */
+const ISSUE_DENSITIES = [1, 10, 50, 300];
+const DENSITIES = (flags.densities ?? (quick ? '1,10,50' : ISSUE_DENSITIES.join(','))).split(',').map(Number);
 const DENSITY_ROUNDS = Number(flags['density-rounds'] ?? (quick ? 5 : 10));
 const MIN_FREE_KIB = Number(flags['min-free-gib']) * 1024 * 1024;
 const POOL_SIZE = Number(flags['pool-size']);
@@ -261,12 +263,12 @@ async function density(server: DeckhandProcess): Promise<void> {
   // A guess until the first level is measured: what a session cost before issue 11, with room to spare.
   let perSessionKiB = 120 * 1024;
   const batch = 2; // two starts at once: the machine has two cores
-  outer: for (const level of DENSITIES) {
+  /** Starts sessions up to `level`; answers why it stopped short, or ''. */
+  const rampTo = async (level: number): Promise<string> => {
     while (ids.length < level) {
       const n = Math.min(batch, level - ids.length);
       if (memAvailableKiB() - n * perSessionKiB * 1.5 < MIN_FREE_KIB) {
-        densityStop = `stopped at ${ids.length} sessions before ${level}: another start would leave less than ${MIN_FREE_KIB / 1024 / 1024} GiB free (other engineers share the machine)`;
-        break outer;
+        return `stopped at ${ids.length} sessions on the way to ${level}: another start could leave less than ${MIN_FREE_KIB / 1024 / 1024} GiB free (other engineers share the machine)`;
       }
       try {
         await Promise.all(
@@ -277,10 +279,12 @@ async function density(server: DeckhandProcess): Promise<void> {
           }),
         );
       } catch (error) {
-        densityStop = `stopped at ${ids.length} sessions before ${level}: ${error instanceof Error ? error.message : String(error)}`;
-        break outer;
+        return `stopped at ${ids.length} sessions on the way to ${level}: ${error instanceof Error ? error.message : String(error)}`;
       }
     }
+    return '';
+  };
+  const measure = async (): Promise<void> => {
     await sleep(3000); // renderers finish loading and go idle
     const mem = treeMemoryKiB(server.pid);
     perSessionKiB = Math.max(perSessionKiB / 4, (mem.childrenPss - base.childrenPss) / ids.length);
@@ -300,6 +304,12 @@ async function density(server: DeckhandProcess): Promise<void> {
       freeGiB: memAvailableKiB() / 1024 / 1024,
     });
     process.stderr.write(`density ${ids.length}: ${densityRows.at(-1)!.perSessionMiB.toFixed(0)} MiB per session, act median ${median(act).toFixed(0)} ms\n`);
+  };
+  for (const level of DENSITIES) {
+    densityStop = await rampTo(level);
+    // A ramp cut short is still measured where it stopped.
+    if (ids.length > (densityRows.at(-1)?.sessions ?? 0)) await measure();
+    if (densityStop) break;
   }
   for (let i = 0; i < ids.length; i += 4) await Promise.all(ids.slice(i, i + 4).map((id) => server.post(`/${id}/end`)));
 }
@@ -365,7 +375,11 @@ function densityTable(): string {
       `| ${row.sessions} | ${row.perSessionMiB.toFixed(1)} | ${extra} | ${row.browsersMiB.toFixed(0)} | ${row.serverMiB.toFixed(0)} | ${ms(median(row.act))} | ${ms(percentile(row.act, 0.95))} | ${row.freeGiB.toFixed(1)} |`,
     );
   }
-  for (const level of DENSITIES.filter((d) => !densityRows.some((r) => r.sessions >= d))) lines.push(`| ${level} | not reached | | | | | | |`);
+  const missing = [
+    ...DENSITIES.filter((d) => !densityRows.some((r) => r.sessions >= d)).map((d) => `| ${d} | not reached | | | | | | |`),
+    ...ISSUE_DENSITIES.filter((d) => !DENSITIES.includes(d)).map((d) => `| ${d} | not run (this run's densities: ${DENSITIES.join(', ')}) | | | | | | |`),
+  ];
+  lines.push(...missing.sort((a, b) => parseInt(a.slice(2)) - parseInt(b.slice(2))));
   const idle = median(densityRows[0]?.act ?? []);
   const last = densityRows.at(-1);
   if (last && densityRows.length > 1) lines.push('', `Act at ${last.sessions} sessions / at ${densityRows[0]!.sessions}: ${(median(last.act) / idle).toFixed(2)}× (goal ≤ 2× at 300).`);
@@ -375,6 +389,7 @@ function densityTable(): string {
 
 // ---------------------------------------------------------------------------------------- main
 
+const loadBefore = os.loadavg()[0]!;
 const server = await startDeckhandProcess(SERVER_ENV);
 const cleanup = async () => {
   await server.close();
@@ -393,7 +408,8 @@ const command = `npm run bench:peers -- ${process.argv.slice(2).join(' ')}`.trim
 const md = `# Deckhand against its peers
 
 Command: \`${command}\`; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${version} (\`${CHROMIUM}\`) for every peer;
-${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; a machine shared with other engineers.
+${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; a machine shared with other engineers (load average
+${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end).
 The page is \`test/fixtures/forms.html\` on a loopback fixture server; every act clicks its Go button (and must succeed).
 Playwright is playwright-core ${(await import('playwright-core/package.json', { with: { type: 'json' } })).default.version}, Stagehand is 3.7.3 in LOCAL mode, Deckhand is a real server
 (\`packages/server/src/main.ts\` in a process of its own) called over HTTP on loopback (\`x-stream-response: false\`).
