@@ -113,7 +113,7 @@ async function playwrightOps(): Promise<{ ops: Op[]; close(): Promise<void> }> {
   return {
     ops: [
       {
-        name: 'launch',
+        name: 'pw.launch',
         async run() {
           const [other, ms] = await timed(async () => {
             const b = await chromium.launch(launchArgs);
@@ -236,7 +236,11 @@ async function latency(server: DeckhandProcess): Promise<void> {
     if (round === WARMUP) samples.clear();
     // Each round starts at another op, so whatever the machine is doing falls on every peer alike.
     const offset = round % ops.length;
-    for (const op of [...ops.slice(offset), ...ops.slice(0, offset)]) await op.run();
+    for (const op of [...ops.slice(offset), ...ops.slice(0, offset)]) {
+      await op.run().catch((error: unknown) => {
+        throw new Error(`${op.name} in round ${round + 1}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      });
+    }
     process.stderr.write(`latency round ${round + 1}/${WARMUP + ROUNDS}${round < WARMUP ? ' (warm-up)' : ''}\n`);
   }
   for (const peer of peers) await peer.close();
