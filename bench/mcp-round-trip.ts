@@ -4,6 +4,7 @@
 import { startFixtureServer } from '../test/support/fixture-server.js';
 import { startTestServer } from '../test/support/test-server.js';
 import { connectHttp, connectStdio, startSelfHosted, type Connection } from '../test/mcp/mcp-clients.js';
+import { median } from './support/stats.js';
 
 const rounds = Number(process.argv[2] ?? 20);
 const fixtures = await startFixtureServer();
@@ -65,8 +66,3 @@ await fixtures.close();
 console.log(`| transport | act "click Go" median ms | observe median ms |  (n=${rounds} each, 2 warm-up rounds)`);
 console.log('|---|---|---|');
 for (const [name, act, observe] of rows) console.log(`| ${name} | ${act.toFixed(1)} | ${observe.toFixed(1)} |`);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}

@@ -9,18 +9,17 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Stagehand } from '@browserbasehq/stagehand';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { chromium, type Page } from 'playwright-core';
 import { SHADOW_HOOK_SCRIPT } from '../packages/core/src/browser/shadow-hook.js';
 import { captureSnapshot, DEFAULT_TOKEN_BUDGET } from '../packages/core/src/snapshot/index.js';
+import { CHROMIUM, CHROMIUM_ARGS, localStagehand } from './support/stagehand-local.js';
+import { median } from './support/stats.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RUNS = Number(process.env.RUNS ?? 7);
 const WARMUP = 3;
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium-headless-shell';
 const GEN_PAGES = process.env.GEN_PAGES ?? path.resolve(here, '../../shared/bench/gen-pages.mjs');
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const PAGES = ['small', 'medium', 'large'];
 
 interface Row {
@@ -42,8 +41,7 @@ async function measure(page: string, tool: string, run: () => Promise<string | n
     out = await run();
     times.push(performance.now() - t0);
   }
-  times.sort((a, b) => a - b);
-  const row: Row = { page, tool, ms: times[Math.floor(times.length / 2)]!, chars: out?.length ?? null, tokens: out === null ? null : countTokens(out) };
+  const row: Row = { page, tool, ms: median(times), chars: out?.length ?? null, tokens: out === null ? null : countTokens(out) };
   console.error(`${page.padEnd(7)} ${tool.padEnd(34)} ${row.ms!.toFixed(1).padStart(8)} ms ${String(row.chars ?? '—').padStart(8)} chars ${String(row.tokens ?? '—').padStart(7)} tokens`);
   return row;
 }
@@ -61,7 +59,7 @@ function serve(dir: string): Promise<http.Server> {
 }
 
 async function playwrightRows(base: string): Promise<Row[]> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const context = await browser.newContext();
   await context.addInitScript(SHADOW_HOOK_SCRIPT);
   const rows: Row[] = [];
@@ -96,16 +94,8 @@ async function playwrightRows(base: string): Promise<Row[]> {
 }
 
 async function stagehandRows(base: string): Promise<Row[]> {
-  const stagehand = new Stagehand({
-    env: 'LOCAL',
-    localBrowserLaunchOptions: { executablePath: CHROMIUM, headless: true, args: ARGS },
-    // snapshot() needs no model; a name is set so nothing looks for a default provider.
-    model: 'openai/gpt-4.1-mini',
-    verbose: 0,
-    disablePino: true,
-    disableAPI: true,
-    logger: () => {},
-  });
+  // snapshot() needs no model.
+  const stagehand = localStagehand();
   await stagehand.init();
   const rows: Row[] = [];
   try {

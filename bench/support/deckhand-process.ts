@@ -1,0 +1,61 @@
+// A real Deckhand server in a process of its own (`npm start`'s entry point), so its memory and its
+// browsers can be read apart from the bench's own, and its configuration is the environment's.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface DeckhandProcess {
+  url: string;
+  pid: number;
+  /** POSTs JSON to `/v1/sessions<path>` and answers `data`; a non-2xx answer throws with its message. */
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
+  /** SIGTERM (the server ends every session), SIGKILL after 30 s. */
+  close(): Promise<void>;
+}
+
+export async function startDeckhandProcess(env: Record<string, string>): Promise<DeckhandProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DECKHAND_LOG_LEVEL: 'error', DECKHAND_CACHE_DIR: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`Deckhand server exited (${code}) before listening: ${stderr}`)));
+  });
+  child.on('exit', (code, signal) => {
+    if (code !== 0 && signal === null) process.stderr.write(`Deckhand server exited with ${code}: ${stderr}\n`);
+  });
+
+  return {
+    url,
+    pid: child.pid!,
+    async post(path, body = {}, headers = {}) {
+      const response = await fetch(`${url}/v1/sessions${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-stream-response': 'false', ...headers },
+        body: JSON.stringify(body),
+      });
+      const json = (await response.json()) as { data?: unknown; message?: string; code?: string };
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${json.code}: ${json.message}`);
+      return json.data as any;
+    },
+    async close() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
