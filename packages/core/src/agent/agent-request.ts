@@ -26,6 +26,8 @@ export interface AgentPlan {
   variables?: Variables;
   frameId?: FrameId;
   highlightCursor: boolean;
+  /** Record the run for the agent cache (cached-agent.ts). */
+  shouldCache: boolean;
 }
 
 export function planAgent(request: AgentExecuteRequest, settings: SessionSettings): AgentPlan {
@@ -54,6 +56,7 @@ export function planAgent(request: AgentExecuteRequest, settings: SessionSetting
     variables: options.variables,
     frameId: request.frameId ?? undefined,
     highlightCursor: options.highlightCursor ?? false,
+    shouldCache: request.shouldCache ?? false,
   };
 }
 

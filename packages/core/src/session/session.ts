@@ -246,6 +246,7 @@ export class Session {
       modelApiKey: ctx.modelApiKey || this.#modelApiKey,
       navigation: { policy: this.#config.navigationPolicy, proxy: this.#browser.policyProxy },
       cache: this.settings.enableCaching && !ctx.cacheBypass ? { cache: actCacheFor(this.#config), onStatus: ctx.onCacheStatus } : undefined,
+      onCacheEntry: ctx.onCacheEntry,
       log: (line: LogLine) => {
         if ((line.level ?? 1) > this.settings.verbose) return;
         ctx.log?.({ ...line, message: maskSecrets(line.message, this.#secrets.values), timestamp: line.timestamp ?? new Date().toISOString() });
