@@ -34,7 +34,7 @@ export async function modelLoop(
   usage: AgentUsage,
   state: LoopState,
 ): Promise<AgentEnd> {
-  const tools = agentTools(plan.mode, { model: plan.executionModel, variables: plan.variables, frameId: plan.frameId }).map((t) => state.recorder?.wrap(t) ?? t);
+  const tools = agentTools(plan.mode, { model: plan.executionModel, variables: plan.variables, frameId: plan.frameId }, plan.search).map((t) => state.recorder?.wrap(t) ?? t);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const system = agentSystemPrompt(plan.systemPrompt, variableInfo(plan.variables));
   const task = agentTaskPrompt(plan.instruction, scope.page.url());

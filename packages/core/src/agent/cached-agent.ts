@@ -49,7 +49,7 @@ export class CachedAgentRun {
       systemPrompt: plan.systemPrompt,
       variableNames: Object.keys(plan.variables ?? {}),
       frameId: plan.frameId ?? undefined,
-      toolNames: agentTools(plan.mode, {}).map((t) => t.name),
+      toolNames: agentTools(plan.mode, {}, plan.search).map((t) => t.name),
     });
     this.#store = scope.cache ? agentCacheFor(scope.config) : undefined;
     this.#recorder = new StepRecorder(plan.frameId);

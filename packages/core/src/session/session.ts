@@ -157,7 +157,7 @@ export class Session {
 
   /** What an agent request asks, checked against what this server can do: a 4xx here comes before any stream opens. */
   planAgent(req: AgentExecuteRequest): AgentPlan {
-    return planAgent(req, this.settings);
+    return planAgent(req, this.settings, this.#config.search);
   }
 
   /** Runs one tool in a turn of its own (an MCP call is one), recorded under the tool's name. */
