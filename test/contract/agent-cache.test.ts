@@ -162,6 +162,28 @@ describe('agent cache', () => {
     expect(await pageText(ctx.api, second, '#result')).toBe('saved 5 chars starting other');
   });
 
+  it('offline: a step that no longer fits goes back to the offline agent for the remaining steps; its refusal drops the entry', async () => {
+    const body = {
+      agentConfig: { model: 'builtin/offline' },
+      executeOptions: { instruction: "type 'Ada' into the Name field, then click Save" },
+      shouldCache: true,
+    };
+    expect((await agent(await ctx.sessionOn('agent-cache.html'), body)).status).toBe('MISS');
+    const renamed = await agent(await ctx.sessionOn('agent-cache.html#renamed'), body);
+    expect(renamed.status).toBe('MISS');
+    expect(renamed.result).toMatchObject({ success: false, metadata: { stopReason: 'refused' } });
+    // The offline agent was given only what was not replayed: "click Save", which this page no longer has.
+    expect(renamed.result.actions.map((a: { instruction: string; success: boolean }) => [a.instruction, a.success])).toEqual([
+      ["type 'Ada' into the Name field", true],
+      ['click Save', false],
+      ['click Save', false],
+    ]);
+    expect(renamed.result.message).toContain('click Save');
+    expect(renamed.cacheEntry).toBeUndefined();
+    // The stale entry is gone: the original page is a MISS again, not a replay.
+    expect((await agent(await ctx.sessionOn('agent-cache.html'), body)).status).toBe('MISS');
+  });
+
   it('without shouldCache there is no entry and no cache status; the bypass header skips the server cache but still returns the entry', async () => {
     const instruction = 'Save my name without caching';
     model.script(saveName('Save'));

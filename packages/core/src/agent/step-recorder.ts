@@ -47,8 +47,14 @@ export class StepRecorder {
 
   /** What each selectable element of the page is, by xpath, before an act changes the page. */
   async #targets(scope: OperationScope): Promise<Map<string, CachedTarget>> {
-    const snapshot = await snapshotOf(scope, await scope.frame(this.frameId), {});
-    return new Map([...snapshot.elements.values()].map((e) => [e.xpath, { role: e.role, name: e.name }]));
+    try {
+      const snapshot = await snapshotOf(scope, await scope.frame(this.frameId), {});
+      return new Map([...snapshot.elements.values()].map((e) => [e.xpath, { role: e.role, name: e.name }]));
+    } catch (error) {
+      // Recording must not fail the step: without targets its Actions replay unchecked.
+      if (scope.signal.aborted) throw error;
+      return new Map();
+    }
   }
 }
 
