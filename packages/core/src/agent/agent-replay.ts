@@ -35,9 +35,12 @@ export async function replaySteps(
   const actStep = replayActTool(plan);
   for (const [index, step] of steps.entries()) {
     state.steps += 1;
-    const [tool, input] = step.tool === 'act' ? [actStep, step] : [pageTools.get(step.tool)!, step.input];
+    const tool = step.tool === 'act' ? actStep : pageTools.get(step.tool);
     const started = Date.now();
-    const outcome = await runToolCall(tool, input, scope, run, plan.toolTimeoutMs, usage);
+    // A file edited by hand may name a tool that does not exist: that step no longer fits.
+    const outcome = tool
+      ? await runToolCall(tool, step.tool === 'act' ? step : step.input, scope, run, plan.toolTimeoutMs, usage)
+      : { ok: false as const, error: `there is no tool named ${String(step.tool)}` };
     const failure = outcome.ok ? (outcome.output as { failure?: string }).failure : outcome.error;
     const shown = step.tool === 'act' ? step.instruction : `${step.tool} ${JSON.stringify(step.input)}`;
     state.actions.push({
