@@ -3,6 +3,7 @@
 // and the role and name of each target, so a replay can tell the page changed; page-level steps keep
 // the tool's own input. Read-only steps (observe, extract, screenshot, think) are not kept: they do
 // not change the page. Versioned and self-contained, so a client can write it to disk as it is.
+import { join } from 'node:path';
 import { createEntryStore, hashKey, normalizeUrl, type CachedTarget, type EntryStore } from '../cache/index.js';
 import type { CoreConfig } from '../config.js';
 import type { Action } from '../types.js';
@@ -68,7 +69,7 @@ export function agentCacheFor(config: CoreConfig): AgentCache {
   let store = stores.get(config);
   if (!store) {
     store = createEntryStore<AgentCacheEntry>({
-      dir: config.cacheDir ? `${config.cacheDir}/agent` : '',
+      dir: config.cacheDir ? join(config.cacheDir, 'agent') : '',
       maxEntries: config.cacheMaxEntries,
       version: AGENT_CACHE_VERSION,
       texts: entryTexts,
