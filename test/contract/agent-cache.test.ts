@@ -83,7 +83,8 @@ describe('agent cache', () => {
     const hit = await agent(second, request('Save my name on the profile'));
     expect(hit.status).toBe('HIT');
     expect(model.requests).toHaveLength(0);
-    expect(hit.result).toMatchObject({ success: true, completed: true, message: 'Saved the name', metadata: { stopReason: 'done', steps: 2 } });
+    expect(hit.result).toMatchObject({ success: true, completed: true, message: 'Saved the name', metadata: { stopReason: 'done', steps: 2, cacheHit: true, replayedSteps: 2 } });
+    expect(miss.result.metadata).toMatchObject({ cacheHit: false, replayedSteps: 0 });
     expect(hit.result.usage).toMatchObject({ input_tokens: 0, output_tokens: 0 });
     expect(hit.result.actions.map((a: { type: string; success: boolean }) => [a.type, a.success])).toEqual([['act', true], ['act', true]]);
     expect(hit.cacheEntry?.cacheKey).toBe(miss.cacheEntry!.cacheKey);
@@ -110,6 +111,7 @@ describe('agent cache', () => {
     const fallback = await agent(renamed, request(instruction));
     expect(fallback.result, fallback.result.message).toMatchObject({ success: true, message: 'Saved the name' });
     expect(fallback.status).toBe('MISS');
+    expect(fallback.result.metadata).toMatchObject({ cacheHit: false, replayedSteps: 1 });
     // Step 1 replayed, step 2 failed its check; the model took over from there: two requests, not three.
     expect(model.requests).toHaveLength(2);
     const told = model.requests[0]!.raw;
@@ -142,6 +144,7 @@ describe('agent cache', () => {
     expect(finished.result).toMatchObject({ success: true });
     expect(finished.cacheEntry).toMatchObject({ cacheKey: expect.stringMatching(/^[a-f0-9]{64}$/), entry: { version: 1, kind: 'agent' } });
     expect(finished.cacheEntry.entry.steps).toHaveLength(2);
+    expect(finished.result.metadata).toMatchObject({ cacheHit: false });
     expect(JSON.stringify(reply.events)).not.toContain(SECRET);
   });
 

@@ -34,6 +34,7 @@ export class CachedAgentRun {
   #status: 'HIT' | 'MISS' = 'MISS';
   /** The stored entry a replay could not get through: dropped if the fallback fails too. */
   #stale = false;
+  #replayed = 0;
 
   constructor(scope: OperationScope, plan: AgentPlan, agentModelIdentity: string) {
     this.#scope = scope;
@@ -60,6 +61,7 @@ export class CachedAgentRun {
     const entry = await this.#store?.get(this.#key);
     if (entry) {
       const replay = await replaySteps(this.#scope, plan, entry.steps, run, usage, state);
+      this.#replayed = replay.replayed;
       if (!replay.failure) {
         this.#status = 'HIT';
         this.#recorder = new StepRecorder(plan.frameId, entry.steps);
@@ -80,6 +82,14 @@ export class CachedAgentRun {
     }
     state.recorder = this.#recorder;
     return loop(plan);
+  }
+
+  /**
+   * What the answer's metadata says of the cache, for those who cannot see the header (a stream's
+   * headers are sent before the run): whether the run was replayed whole, and how many steps were.
+   */
+  get metadata(): { cacheHit: boolean; replayedSteps: number } {
+    return { cacheHit: this.#status === 'HIT', replayedSteps: this.#replayed };
   }
 
   /**

@@ -53,5 +53,6 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
   }
   await cached?.finish(end);
   scope.log({ category: 'agent', message: `finished (${end.reason}) after ${state.steps} step(s): ${end.message}`, level: 1 });
-  return agentResult(end, state.actions, state.steps, usage);
+  const result = agentResult(end, state.actions, state.steps, usage);
+  return cached ? { ...result, metadata: { ...result.metadata, ...cached.metadata } } : result;
 }
