@@ -40,6 +40,20 @@ export interface CoreConfig {
   dataDir: string;
   /** Where session browsers may connect: enforced by navigate and by each launched browser's proxy. */
   navigationPolicy: NavigationPolicy;
+  /** The agent's web search (useSearch); none configured makes useSearch a 400. */
+  search?: SearchProvider;
+}
+
+/** A web search provider: a SearXNG instance (its JSON API), or Brave Search with its key. */
+export type SearchProvider = { kind: 'searxng'; url: string } | { kind: 'brave'; url: string; apiKey: string };
+
+export const BRAVE_SEARCH_URL = 'https://api.search.brave.com/res/v1/web/search';
+
+/** DECKHAND_SEARCH_URL (SearXNG) wins; else BRAVE_SEARCH_API_KEY (DECKHAND_BRAVE_SEARCH_URL overrides its endpoint). */
+export function searchProviderFromEnv(env: Record<string, string | undefined>): SearchProvider | undefined {
+  if (env.DECKHAND_SEARCH_URL) return { kind: 'searxng', url: env.DECKHAND_SEARCH_URL };
+  if (env.BRAVE_SEARCH_API_KEY) return { kind: 'brave', url: env.DECKHAND_BRAVE_SEARCH_URL || BRAVE_SEARCH_URL, apiKey: env.BRAVE_SEARCH_API_KEY };
+  return undefined;
 }
 
 export const DEFAULT_CORE_CONFIG: CoreConfig = {
@@ -92,6 +106,7 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, m
       deny: parsePolicyRules(env.DECKHAND_NAV_DENY ?? '', 'DECKHAND_NAV_DENY'),
       localNetworks: mode.shared ? 'deny' : 'allow',
     },
+    search: searchProviderFromEnv(env),
   };
 }
 

@@ -5,6 +5,7 @@ import type { ReplayResponse, SessionStartRequest } from '@deckhand/contract';
 export type {
   Action,
   AgentAction,
+  AgentCacheEntryOutput,
   AgentExecuteRequest,
   AgentResultDataOutput,
   ActRequest,

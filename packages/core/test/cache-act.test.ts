@@ -109,7 +109,7 @@ describe('createActCache', () => {
 
   it('rejects keys that are not hashes, so a key can never name a path', async () => {
     const cache = createActCache({ dir, maxEntries: 2 });
-    await expect(cache.set('../escape', entry())).rejects.toThrow(/not an act cache key/);
+    await expect(cache.set('../escape', entry())).rejects.toThrow(/not a cache key/);
   });
 
   it('takes its directory from DECKHAND_CACHE_DIR, else .deckhand/cache', () => {

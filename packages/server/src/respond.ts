@@ -18,6 +18,8 @@ export interface Operation<T> {
   run: (ctx: OpContext) => Promise<T>;
   /** Response headers known once the result is (JSON answers only; a stream's headers are already sent). */
   headers?: () => Record<string, string>;
+  /** Fields beside `result` known once the result is (agentExecute's cacheEntry), in the JSON data and the finished event. */
+  data?: () => Record<string, unknown>;
 }
 
 export async function respond<K extends StreamingEndpointId>(c: Context<AppEnv>, heartbeatMs: number, op: Operation<ResultOf<K>>): Promise<Response> {
@@ -28,7 +30,7 @@ export async function respond<K extends StreamingEndpointId>(c: Context<AppEnv>,
   if (!op.stream) {
     const result = await op.run({ signal: c.req.raw.signal, log: debugLog });
     for (const [name, value] of Object.entries(op.headers?.() ?? {})) c.header(name, value);
-    return c.json({ success: true, data: { result, actionId: randomUUID() } });
+    return c.json({ success: true, data: { result, ...op.data?.(), actionId: randomUUID() } });
   }
 
   return eventStream({
@@ -43,7 +45,7 @@ export async function respond<K extends StreamingEndpointId>(c: Context<AppEnv>,
             sink.log(line);
           },
         });
-        sink.finished({ result, actionId: randomUUID() });
+        sink.finished({ result, ...op.data?.(), actionId: randomUUID() });
       } catch (error) {
         const known = asDeckhandError(error);
         if (known) {

@@ -1492,10 +1492,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The agent ran (JSON, or SSE when streaming). */
+            /** @description The agent ran (JSON, or SSE when streaming). With `shouldCache`, a successful run adds `cacheEntry` (also in the `finished` event). */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "browserbase-cache-status": components["headers"]["CacheStatus"];
                     [name: string]: unknown;
                 };
                 content: {

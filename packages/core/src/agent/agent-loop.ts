@@ -10,6 +10,7 @@ import type { Deadline } from '../scope/deadline.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import { maskSecretsDeep } from '../secrets/mask-secrets.js';
 import type { Screenshot } from '../tools/browser-tools.js';
+import type { Tool } from '../tools/tool.js';
 import { agentSystemPrompt, agentTaskPrompt } from './agent-prompt.js';
 import { DONE_TOOL, agentTools } from './agent-registry.js';
 import type { AgentPlan } from './agent-request.js';
@@ -20,6 +21,9 @@ import { runToolCall, type ToolOutcome } from './tool-call.js';
 export interface LoopState {
   actions: AgentStep[];
   steps: number;
+  // Agent cache (cached-agent.ts): records the run's steps, and tells a model taking over from a replay what is done.
+  recorder?: { wrap(tool: Tool): Tool };
+  history?: string;
 }
 
 export async function modelLoop(
@@ -30,10 +34,11 @@ export async function modelLoop(
   usage: AgentUsage,
   state: LoopState,
 ): Promise<AgentEnd> {
-  const tools = agentTools(plan.mode, { model: plan.executionModel, variables: plan.variables, frameId: plan.frameId });
+  const tools = agentTools(plan.mode, { model: plan.executionModel, variables: plan.variables, frameId: plan.frameId }, plan.search).map((t) => state.recorder?.wrap(t) ?? t);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const system = agentSystemPrompt(plan.systemPrompt, variableInfo(plan.variables));
-  const messages: ModelMessage[] = [{ role: 'user', content: agentTaskPrompt(plan.instruction, scope.page.url()) }];
+  const task = agentTaskPrompt(plan.instruction, scope.page.url());
+  const messages: ModelMessage[] = [{ role: 'user', content: state.history ? `${task}\n\n${state.history}` : task }];
 
   while (state.steps < plan.maxSteps) {
     state.steps += 1;

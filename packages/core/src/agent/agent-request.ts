@@ -1,7 +1,8 @@
 // An agentExecute request, checked and normalised before the run takes the session's turn: the mode
 // (mode wins over the deprecated cua flag), the model (a string in agentConfig.model with the legacy
 // provider beside it counts as that provider's), the options' defaults, and what this server cannot
-// do refused up front: a mode it has no tools for is 422, a search with no provider is 400.
+// do refused up front: a mode it has no tools for is 422, a search with no provider configured is 400.
+import type { SearchProvider } from '../config.js';
 import { DeckhandError } from '../errors.js';
 import type { ModelConfig } from '../models/model-config.js';
 import { resolveModel, type ModelTarget } from '../models/resolve-model.js';
@@ -26,9 +27,13 @@ export interface AgentPlan {
   variables?: Variables;
   frameId?: FrameId;
   highlightCursor: boolean;
+  /** Record the run for the agent cache (cached-agent.ts). */
+  shouldCache: boolean;
+  /** The web search provider, when useSearch asked for it (the search tool is offered only then). */
+  search?: SearchProvider;
 }
 
-export function planAgent(request: AgentExecuteRequest, settings: SessionSettings): AgentPlan {
+export function planAgent(request: AgentExecuteRequest, settings: SessionSettings, searchProvider?: SearchProvider): AgentPlan {
   const { agentConfig: config, executeOptions: options } = request;
   const mode: AgentMode = config.mode ?? (config.cua ? 'cua' : 'dom');
   const model: ModelConfig | string =
@@ -37,7 +42,7 @@ export function planAgent(request: AgentExecuteRequest, settings: SessionSetting
       : (config.model ?? settings.modelName);
   const target = resolveModel(model, settings.modelName);
   if (mode !== 'dom') throw unsupportedMode(mode, target);
-  if (options.useSearch) {
+  if (options.useSearch && !searchProvider) {
     throw new DeckhandError('validation_error', 'useSearch needs a web search provider, and none is configured on this server', [
       { path: 'executeOptions.useSearch', message: 'no search provider is configured' },
     ]);
@@ -54,6 +59,8 @@ export function planAgent(request: AgentExecuteRequest, settings: SessionSetting
     variables: options.variables,
     frameId: request.frameId ?? undefined,
     highlightCursor: options.highlightCursor ?? false,
+    shouldCache: request.shouldCache ?? false,
+    search: options.useSearch ? searchProvider : undefined,
   };
 }
 

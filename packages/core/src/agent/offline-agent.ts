@@ -17,7 +17,7 @@ import { runToolCall } from './tool-call.js';
 
 export async function offlineRun(scope: OperationScope, plan: AgentPlan, run: Deadline, usage: AgentUsage, state: LoopState): Promise<AgentEnd> {
   const options = { model: plan.executionModel, variables: plan.variables, frameId: plan.frameId };
-  const tools = new Map<string, Tool>([...actionTools(options), ...browserTools(options)].map((t) => [t.name, t as Tool]));
+  const tools = new Map<string, Tool>([...actionTools(options), ...browserTools(options)].map((t) => [t.name, state.recorder?.wrap(t as Tool) ?? (t as Tool)]));
   const steps = splitSteps(plan.instruction);
   const done: string[] = [];
   for (const [index, step] of steps.entries()) {

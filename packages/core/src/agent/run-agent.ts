@@ -11,6 +11,8 @@ import { agentResult, timeoutEnd, type AgentEnd } from './agent-result.js';
 import { AgentUsage } from './agent-usage.js';
 import { showCursor } from './cursor-overlay.js';
 import { offlineRun } from './offline-agent.js';
+import { CachedAgentRun } from './cached-agent.js';
+import { modelIdentity } from '../models/resolve-model.js';
 
 /** Time kept back from the operation's deadline to stop the loop, wind its tool down and answer. */
 export const ANSWER_MARGIN_MS = 3_000;
@@ -33,9 +35,13 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
   // A short run keeps back a quarter instead, so it is not all margin.
   const run = new Deadline(scope.signal, Math.max(1, total - Math.min(ANSWER_MARGIN_MS, total / 4)), 'agentExecute');
   const hideCursor = plan.highlightCursor ? await showCursor(scope.page) : undefined;
+  // Agent cache: the run's own status is told once, at its end; the acts inside it say nothing.
+  const cached = plan.shouldCache ? new CachedAgentRun(scope, plan, client?.identity ?? modelIdentity(plan.target)) : undefined;
+  const inner: OperationScope = cached && scope.cache ? { ...scope, cache: { cache: scope.cache.cache } } : scope;
+  const loop = (loopPlan: AgentPlan) => (client ? modelLoop(inner, loopPlan, client, run, usage, state) : offlineRun(inner, loopPlan, run, usage, state));
   let end: AgentEnd;
   try {
-    end = client ? await modelLoop(scope, plan, client, run, usage, state) : await offlineRun(scope, plan, run, usage, state);
+    end = cached ? await cached.run(run, usage, state, loop) : await loop(plan);
   } catch (error) {
     // The caller left (or the operation's own deadline passed): the operation answers that, not the run.
     if (scope.signal.aborted) throw error;
@@ -45,6 +51,8 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
     run.dispose();
     scope.record.tokenUsage = usage.tokenUsage;
   }
+  await cached?.finish(end);
   scope.log({ category: 'agent', message: `finished (${end.reason}) after ${state.steps} step(s): ${end.message}`, level: 1 });
-  return agentResult(end, state.actions, state.steps, usage);
+  const result = agentResult(end, state.actions, state.steps, usage);
+  return cached ? { ...result, metadata: { ...result.metadata, ...cached.metadata } } : result;
 }

@@ -22,6 +22,11 @@ export function actCacheKey({ instruction, url, options = {}, modelIdentity, fra
     model: modelIdentity,
     frameId: frameId ?? null,
   };
+  return hashKey(material);
+}
+
+/** A cache key: the SHA-256 of the material as stable JSON (hex, the form entry stores accept). */
+export function hashKey(material: unknown): string {
   return createHash('sha256').update(stableJson(material)).digest('hex');
 }
 

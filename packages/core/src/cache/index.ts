@@ -1,5 +1,6 @@
-// The act cache: keys, and versioned entries on disk behind an in-memory LRU.
-export { actCacheKey, normalizeUrl } from './act-cache-key.js';
+// The act cache and the entry store it shares with the agent cache: keys, and versioned entries on
+// disk behind an in-memory LRU.
+export { actCacheKey, hashKey, normalizeUrl } from './act-cache-key.js';
 export {
   ACT_CACHE_VERSION,
   cacheDirFromEnv,
@@ -8,3 +9,4 @@ export {
   type ActCacheEntry,
   type CachedTarget,
 } from './act-cache.js';
+export { createEntryStore, type EntryStore } from './entry-store.js';

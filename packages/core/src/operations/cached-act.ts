@@ -11,7 +11,7 @@ import { snapshotOf } from './page-snapshot.js';
 import { performAction } from '../actions/perform-action.js';
 
 /** A cached selector is expected on a settled page: a short look, so a stale one falls back quickly. */
-const REPLAY_LOOKUP_MS = 1_500;
+export const REPLAY_LOOKUP_MS = 1_500;
 
 export async function cachedAct(
   scope: OperationScope,
@@ -88,7 +88,7 @@ async function replay(
 }
 
 /** Why the step's selector no longer names the cached target, or undefined when it still does. */
-async function targetChange(scope: OperationScope, page: Page, action: Action, target: CachedTarget | null): Promise<string | undefined> {
+export async function targetChange(scope: OperationScope, page: Page, action: Action, target: CachedTarget | null): Promise<string | undefined> {
   if (!target || !action.selector) return undefined;
   const xpath = action.selector.replace(/^xpath=/, '');
   let now: CachedTarget | undefined;

@@ -5,7 +5,7 @@ import type { ActCache } from '../cache/index.js';
 import type { CoreConfig } from '../config.js';
 import type { NavigationPolicy } from '../network/network-policy.js';
 import type { PolicyProxy } from '../network/policy-proxy.js';
-import type { FrameId, LogLine, ReplayAction } from '../types.js';
+import type { AgentCacheEntryOutput, FrameId, LogLine, ReplayAction } from '../types.js';
 import type { Deadline } from './deadline.js';
 import type { SessionSettings } from './session-settings.js';
 
@@ -18,6 +18,8 @@ export interface OpContext {
   cacheBypass?: boolean;
   /** Told whether a cached action answered (only when the cache was consulted). */
   onCacheStatus?: (status: 'HIT' | 'MISS') => void;
+  /** Hears the agent cache entry of an agentExecute run with shouldCache (handed back to the client). */
+  onCacheEntry?: (entry: AgentCacheEntryOutput) => void;
 }
 
 export interface CacheUse {
@@ -49,6 +51,8 @@ export interface OperationScope {
   navigation: NavigationGuard;
   /** The act cache, unless the session turned it off or the request asked to skip it. */
   cache?: CacheUse;
+  /** OpContext.onCacheEntry: where an agent run with shouldCache hands its cache entry. */
+  onCacheEntry?: (entry: AgentCacheEntryOutput) => void;
   /** Every value the session was sent as a variable, this request's included: masked in whatever is read back. */
   secrets: readonly string[];
   /** This operation's history record; the model layer fills tokenUsage. */

@@ -157,7 +157,7 @@ export class Session {
 
   /** What an agent request asks, checked against what this server can do: a 4xx here comes before any stream opens. */
   planAgent(req: AgentExecuteRequest): AgentPlan {
-    return planAgent(req, this.settings);
+    return planAgent(req, this.settings, this.#config.search);
   }
 
   /** Runs one tool in a turn of its own (an MCP call is one), recorded under the tool's name. */
@@ -246,6 +246,7 @@ export class Session {
       modelApiKey: ctx.modelApiKey || this.#modelApiKey,
       navigation: { policy: this.#config.navigationPolicy, proxy: this.#browser.policyProxy },
       cache: this.settings.enableCaching && !ctx.cacheBypass ? { cache: actCacheFor(this.#config), onStatus: ctx.onCacheStatus } : undefined,
+      onCacheEntry: ctx.onCacheEntry,
       log: (line: LogLine) => {
         if ((line.level ?? 1) > this.settings.verbose) return;
         ctx.log?.({ ...line, message: maskSecrets(line.message, this.#secrets.values), timestamp: line.timestamp ?? new Date().toISOString() });

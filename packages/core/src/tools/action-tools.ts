@@ -39,7 +39,7 @@ export function actionTools(options: ToolOptions) {
         results.push(result);
         if (!result.success) break;
       }
-      return { success: results.every((r) => r.success) && results.length === fields.length, fields: results.map((r) => ({ success: r.success, message: r.message })) };
+      return { success: results.every((r) => r.success) && results.length === fields.length, fields: results.map((r) => ({ success: r.success, message: r.message, actions: r.actions })) };
     },
   });
 

@@ -143,7 +143,7 @@ export const agentExecute = createRoute({
   summary: "Run an autonomous agent",
   request: { params: z.zAgentExecutePath, headers: z.zAgentExecuteHeaders, body: { required: true, content: { 'application/json': { schema: z.zAgentExecuteRequest } } } },
   responses: {
-    200: { description: "The agent ran (JSON, or SSE when streaming).", content: { 'application/json': { schema: z.zAgentExecuteResponse }, 'text/event-stream': { schema: z.zEventStream } } },
+    200: { description: "The agent ran (JSON, or SSE when streaming). With `shouldCache`, a successful run adds `cacheEntry` (also in the `finished` event).", content: { 'application/json': { schema: z.zAgentExecuteResponse }, 'text/event-stream': { schema: z.zEventStream } } },
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },

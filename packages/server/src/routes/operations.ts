@@ -1,4 +1,5 @@
 // Session operations: navigate, act, observe, extract, agentExecute. Validate → look up → core → shape.
+import type { AgentCacheEntryOutput } from '@deckhand/core';
 import { respond, wantsStream } from '../respond';
 import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
@@ -49,7 +50,16 @@ export function operationHandlers({ sessions, config }: RouteDeps): Pick<Handler
       const { session, stream, modelApiKey, cacheBypass } = prepare(c.get('projectId'), c.req.valid('param').id, c.req.valid('header'), body.streamResponse);
       // A mode or option this server cannot honour is refused before a stream opens.
       const plan = session.planAgent(body);
-      return respond<'agentExecute'>(c, config.heartbeatMs, { stream, run: (ctx) => session.agentExecute(body, { ...ctx, modelApiKey, cacheBypass }, plan) });
+      // With shouldCache: the run's cache status (when the server's cache was used) and its entry.
+      let cacheStatus: 'HIT' | 'MISS' | undefined;
+      let cacheEntry: AgentCacheEntryOutput | undefined;
+      const caching = body.shouldCache ? { onCacheStatus: (s: 'HIT' | 'MISS') => (cacheStatus = s), onCacheEntry: (e: AgentCacheEntryOutput) => (cacheEntry = e) } : {};
+      return respond<'agentExecute'>(c, config.heartbeatMs, {
+        stream,
+        run: (ctx) => session.agentExecute(body, { ...ctx, modelApiKey, cacheBypass, ...caching }, plan),
+        headers: (): Record<string, string> => (cacheStatus ? { 'browserbase-cache-status': cacheStatus } : {}),
+        data: () => (cacheEntry ? { cacheEntry } : {}),
+      });
     },
   };
 }

@@ -1382,7 +1382,7 @@ export type AgentExecuteError = AgentExecuteErrors[keyof AgentExecuteErrors];
 
 export type AgentExecuteResponses = {
     /**
-     * The agent ran (JSON, or SSE when streaming).
+     * The agent ran (JSON, or SSE when streaming). With `shouldCache`, a successful run adds `cacheEntry` (also in the `finished` event).
      */
     200: AgentExecuteResponse;
 };

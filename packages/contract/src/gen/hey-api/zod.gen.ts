@@ -909,7 +909,7 @@ export const zAgentExecutePath = z.object({
 });
 
 /**
- * The agent ran (JSON, or SSE when streaming).
+ * The agent ran (JSON, or SSE when streaming). With `shouldCache`, a successful run adds `cacheEntry` (also in the `finished` event).
  */
 export const zAgentExecuteResponse2 = zAgentExecuteResponse;
 

@@ -1,0 +1,94 @@
+// The agent cache's record of a run: its deterministic steps, each replayable with no model. An act
+// keeps the Actions it resolved to (selectors, methods, arguments with their %name% placeholders)
+// and the role and name of each target, so a replay can tell the page changed; page-level steps keep
+// the tool's own input. Read-only steps (observe, extract, screenshot, think) are not kept: they do
+// not change the page. Versioned and self-contained, so a client can write it to disk as it is.
+import { join } from 'node:path';
+import { createEntryStore, hashKey, normalizeUrl, type CachedTarget, type EntryStore } from '../cache/index.js';
+import type { CoreConfig } from '../config.js';
+import type { Action } from '../types.js';
+import type { AgentMode } from './agent-registry.js';
+
+export const AGENT_CACHE_VERSION = 1;
+
+export type AgentCacheStep =
+  | { tool: 'act'; instruction: string; actions: Action[]; targets: Array<CachedTarget | null> }
+  | { tool: 'goto' | 'navback' | 'scroll' | 'keys' | 'wait'; input: Record<string, unknown> };
+
+export interface AgentCacheEntry {
+  version: typeof AGENT_CACHE_VERSION;
+  kind: 'agent';
+  instruction: string;
+  /** The normalised URL the run started on. */
+  startUrl: string;
+  mode: AgentMode;
+  modelIdentity: string;
+  steps: AgentCacheStep[];
+  /** How the recorded run ended: a replay that gets through every step answers the same. */
+  result: { success: boolean; message: string };
+  createdAt: string;
+}
+
+/** What makes two runs the same run: anything that changes which steps are right. */
+export interface AgentCacheKeyInput {
+  instruction: string;
+  startUrl: string;
+  mode: AgentMode;
+  /** The agent model's identity (provider/model + endpoint; never a key). */
+  modelIdentity: string;
+  /** The identity of the model inside act/observe/extract. */
+  executionModelIdentity: string;
+  systemPrompt?: string;
+  variableNames: string[];
+  frameId?: string;
+  toolNames: string[];
+}
+
+export function agentCacheKey(input: AgentCacheKeyInput): string {
+  return hashKey({
+    kind: 'agent',
+    version: AGENT_CACHE_VERSION,
+    instruction: input.instruction.trim(),
+    startUrl: normalizeUrl(input.startUrl),
+    mode: input.mode,
+    model: input.modelIdentity,
+    executionModel: input.executionModelIdentity,
+    systemPrompt: input.systemPrompt?.trim() ?? '',
+    variables: [...input.variableNames].sort(),
+    frameId: input.frameId ?? null,
+    tools: [...input.toolNames].sort(),
+  });
+}
+
+export type AgentCache = EntryStore<AgentCacheEntry>;
+
+const stores = new WeakMap<CoreConfig, AgentCache>();
+
+/** One agent cache per server, in an `agent` folder beside the act cache's files (memory only when that is). */
+export function agentCacheFor(config: CoreConfig): AgentCache {
+  let store = stores.get(config);
+  if (!store) {
+    store = createEntryStore<AgentCacheEntry>({
+      dir: config.cacheDir ? join(config.cacheDir, 'agent') : '',
+      maxEntries: config.cacheMaxEntries,
+      version: AGENT_CACHE_VERSION,
+      texts: entryTexts,
+    });
+    stores.set(config, store);
+  }
+  return store;
+}
+
+/** Every text of an entry where a variable's value could land (the store refuses an entry holding one). */
+export function entryTexts(entry: AgentCacheEntry): string[] {
+  return [
+    entry.instruction,
+    entry.startUrl,
+    entry.result.message,
+    ...entry.steps.flatMap((step) =>
+      step.tool === 'act'
+        ? [step.instruction, ...step.actions.flatMap((a) => [...(a.arguments ?? []), a.description ?? '', a.selector ?? '']), ...step.targets.map((t) => t?.name ?? '')]
+        : [JSON.stringify(step.input)],
+    ),
+  ];
+}

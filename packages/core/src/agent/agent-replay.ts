@@ -1,0 +1,81 @@
+// Replays an agent cache entry's steps with no model: each act step checks, before each of its
+// Actions, that the selector still names the element it named when recorded (same role and name),
+// then runs the Action; page-level steps run their own tool again. Every step is one AgentAction and
+// one log line, bounded by toolTimeout like a model's tool call. The first step that no longer fits
+// stops the replay, and says why, so the run can go on from there.
+import { z } from 'zod';
+import { performAction } from '../actions/perform-action.js';
+import { REPLAY_LOOKUP_MS, targetChange } from '../operations/cached-act.js';
+import type { Deadline } from '../scope/deadline.js';
+import type { OperationScope } from '../scope/operation-scope.js';
+import { browserTools } from '../tools/browser-tools.js';
+import { defineTool, type Tool } from '../tools/tool.js';
+import type { AgentCacheStep } from './agent-cache-entry.js';
+import type { LoopState } from './agent-loop.js';
+import type { AgentPlan } from './agent-request.js';
+import type { AgentUsage } from './agent-usage.js';
+import { runToolCall } from './tool-call.js';
+
+export interface ReplayOutcome {
+  /** How many steps ran as recorded. */
+  replayed: number;
+  /** Why the next step could not run, when one could not. */
+  failure?: string;
+}
+
+export async function replaySteps(
+  scope: OperationScope,
+  plan: AgentPlan,
+  steps: AgentCacheStep[],
+  run: Deadline,
+  usage: AgentUsage,
+  state: LoopState,
+): Promise<ReplayOutcome> {
+  const pageTools = new Map(browserTools({ variables: plan.variables, frameId: plan.frameId }).map((t) => [t.name, t as Tool]));
+  const actStep = replayActTool(plan);
+  for (const [index, step] of steps.entries()) {
+    state.steps += 1;
+    const tool = step.tool === 'act' ? actStep : pageTools.get(step.tool);
+    const started = Date.now();
+    // A file edited by hand may name a tool that does not exist: that step no longer fits.
+    const outcome = tool
+      ? await runToolCall(tool, step.tool === 'act' ? step : step.input, scope, run, plan.toolTimeoutMs, usage)
+      : { ok: false as const, error: `there is no tool named ${String(step.tool)}` };
+    const failure = outcome.ok ? (outcome.output as { failure?: string }).failure : outcome.error;
+    const shown = step.tool === 'act' ? step.instruction : `${step.tool} ${JSON.stringify(step.input)}`;
+    state.actions.push({
+      type: step.tool,
+      reasoning: 'replayed from the agent cache',
+      action: JSON.stringify(step.tool === 'act' ? { action: step.instruction } : step.input),
+      ...(step.tool === 'act' && { instruction: step.instruction }),
+      taskCompleted: false,
+      success: !failure,
+      ...(failure && { error: failure }),
+      timeMs: Date.now() - started,
+      pageUrl: scope.page.url(),
+    });
+    scope.log({ category: 'agent', message: `step ${state.steps}: ${shown} (cached) → ${failure ? `failed: ${failure}` : 'done'}`, level: 1 });
+    if (failure) return { replayed: index, failure: `step ${index + 1} (${shown}) no longer fits: ${failure}` };
+  }
+  return { replayed: steps.length };
+}
+
+/** One recorded act step as a tool, so it runs under toolTimeout like any other call. */
+function replayActTool(plan: AgentPlan) {
+  return defineTool({
+    name: 'act',
+    description: 'Replays a recorded act step.',
+    input: z.custom<Extract<AgentCacheStep, { tool: 'act' }>>(),
+    readOnly: false,
+    handle: async ({ actions, targets }, scope): Promise<{ failure?: string }> => {
+      const frame = await scope.frame(plan.frameId);
+      for (const [i, action] of actions.entries()) {
+        const changed = await targetChange(scope, frame.page(), action, targets[i] ?? null);
+        if (changed) return { failure: changed };
+        const result = await performAction(scope, { action, variables: plan.variables, frame: frame.page().mainFrame(), lookupMs: REPLAY_LOOKUP_MS });
+        if (!result.success) return { failure: result.message };
+      }
+      return {};
+    },
+  });
+}

@@ -1,0 +1,153 @@
+// An agent run with shouldCache: it records its deterministic steps and, when it succeeds, hands the
+// caller a cache entry. With the server's cache in use (the session's enableCaching, no bypass
+// header) the same run is looked up first: a stored entry is replayed with no model call (HIT); a
+// step that no longer fits hands the rest of the run to the model (or the offline agent) from that
+// step, told what was already done, and the entry is rewritten from what then happened (MISS).
+import type { OperationScope } from '../scope/operation-scope.js';
+import type { Deadline } from '../scope/deadline.js';
+import type { AgentCacheEntryOutput } from '../types.js';
+import { AGENT_CACHE_VERSION, agentCacheFor, agentCacheKey, entryTexts, type AgentCache, type AgentCacheEntry, type AgentCacheStep } from './agent-cache-entry.js';
+import type { LoopState } from './agent-loop.js';
+import { agentTools } from './agent-registry.js';
+import type { AgentPlan } from './agent-request.js';
+import type { AgentEnd } from './agent-result.js';
+import type { AgentUsage } from './agent-usage.js';
+import { replaySteps } from './agent-replay.js';
+import { splitSteps } from './split-steps.js';
+import { StepRecorder } from './step-recorder.js';
+import { normalizeUrl } from '../cache/index.js';
+import { containsValue } from '../cache/entry-store.js';
+import { modelIdentity, resolveModel } from '../models/resolve-model.js';
+
+/** Runs the agent's own loop (the model's, or the offline one) for a plan. */
+export type AgentLoopRun = (plan: AgentPlan) => Promise<AgentEnd>;
+
+export class CachedAgentRun {
+  readonly #scope: OperationScope;
+  readonly #plan: AgentPlan;
+  readonly #modelIdentity: string;
+  readonly #startUrl: string;
+  readonly #key: string;
+  /** The server's store, when the session caches and the request did not ask to bypass it. */
+  readonly #store?: AgentCache;
+  #recorder: StepRecorder;
+  #status: 'HIT' | 'MISS' = 'MISS';
+  /** The stored entry a replay could not get through: dropped if the fallback fails too. */
+  #stale = false;
+  #replayed = 0;
+
+  constructor(scope: OperationScope, plan: AgentPlan, agentModelIdentity: string) {
+    this.#scope = scope;
+    this.#plan = plan;
+    this.#modelIdentity = agentModelIdentity;
+    this.#startUrl = normalizeUrl(scope.page.url());
+    this.#key = agentCacheKey({
+      instruction: plan.instruction,
+      startUrl: this.#startUrl,
+      mode: plan.mode,
+      modelIdentity: agentModelIdentity,
+      executionModelIdentity: identityOf(plan.executionModel),
+      systemPrompt: plan.systemPrompt,
+      variableNames: Object.keys(plan.variables ?? {}),
+      frameId: plan.frameId ?? undefined,
+      toolNames: agentTools(plan.mode, {}, plan.search).map((t) => t.name),
+    });
+    this.#store = scope.cache ? agentCacheFor(scope.config) : undefined;
+    this.#recorder = new StepRecorder(plan.frameId);
+  }
+
+  async run(run: Deadline, usage: AgentUsage, state: LoopState, loop: AgentLoopRun): Promise<AgentEnd> {
+    let plan = this.#plan;
+    const entry = await this.#store?.get(this.#key);
+    if (entry) {
+      const replay = await replaySteps(this.#scope, plan, entry.steps, run, usage, state);
+      this.#replayed = replay.replayed;
+      if (!replay.failure) {
+        this.#status = 'HIT';
+        this.#recorder = new StepRecorder(plan.frameId, entry.steps);
+        const last = state.actions.at(-1);
+        if (last) last.taskCompleted = entry.result.success;
+        this.#scope.log({ category: 'cache', message: `agent run replayed from the cache (${entry.steps.length} step(s))`, level: 1 });
+        return { reason: 'done', ...entry.result };
+      }
+      this.#stale = true;
+      this.#scope.log({ category: 'cache', message: `cached agent run stopped at ${replay.failure}; handing the rest to the model`, level: 1 });
+      this.#recorder = new StepRecorder(plan.frameId, entry.steps.slice(0, replay.replayed));
+      if (plan.target.kind === 'builtin') {
+        // The offline agent records one step per step of the instruction: it goes on with the ones not replayed.
+        plan = { ...plan, instruction: splitSteps(plan.instruction).slice(replay.replayed).join('; ') };
+      } else {
+        state.history = resumeNote(entry.steps.slice(0, replay.replayed), replay.failure);
+      }
+    }
+    state.recorder = this.#recorder;
+    return loop(plan);
+  }
+
+  /**
+   * What the answer's metadata says of the cache, for those who cannot see the header (a stream's
+   * headers are sent before the run): whether the run was replayed whole, and how many steps were.
+   */
+  get metadata(): { cacheHit: boolean; replayedSteps: number } {
+    return { cacheHit: this.#status === 'HIT', replayedSteps: this.#replayed };
+  }
+
+  /**
+   * After the run: a successful one is stored (when the server caches) and handed to the caller;
+   * a fallback that failed too drops the stale entry. An entry that would hold a variable's value is
+   * neither stored nor returned. The status is told last, so no act inside the run can overwrite it.
+   */
+  async finish(end: AgentEnd): Promise<void> {
+    const scope = this.#scope;
+    if (this.#store) scope.cache?.onStatus?.(this.#status);
+    if (end.reason !== 'done' || !end.success) {
+      if (this.#stale) await this.#store?.delete(this.#key).catch(() => undefined);
+      return;
+    }
+    const entry: AgentCacheEntry = {
+      version: AGENT_CACHE_VERSION,
+      kind: 'agent',
+      instruction: this.#plan.instruction,
+      startUrl: this.#startUrl,
+      mode: this.#plan.mode,
+      modelIdentity: this.#modelIdentity,
+      steps: this.#recorder.steps,
+      result: { success: end.success, message: end.message },
+      createdAt: new Date().toISOString(),
+    };
+    if (containsValue(entryTexts(entry), [...scope.secrets])) {
+      scope.log({ category: 'cache', message: 'agent run not cached: a step would contain a variable value', level: 1 });
+      return;
+    }
+    if (this.#status === 'MISS' && this.#store) {
+      try {
+        await this.#store.set(this.#key, entry, [...scope.secrets]);
+      } catch (error) {
+        // A full disk or a read-only cache directory must not fail a run that worked.
+        scope.log({ category: 'cache', message: `agent cache write failed: ${(error as Error).message}`, level: 0 });
+      }
+    }
+    const output: AgentCacheEntryOutput = { cacheKey: this.#key, entry };
+    scope.onCacheEntry?.(output);
+  }
+}
+
+/** What a model taking over from a replay is told: the steps already done, and where the replay stopped. */
+function resumeNote(done: AgentCacheStep[], failure: string): string {
+  const lines = done.map((step, i) => `${i + 1}. ${step.tool === 'act' ? `act: ${step.instruction}` : `${step.tool} ${JSON.stringify(step.input)}`}`);
+  return [
+    'This task was started from a recording of an earlier run.',
+    ...(lines.length > 0 ? ['These steps are already done on the page:', ...lines] : ['No step of it could be replayed.']),
+    `The recording stopped at ${failure}.`,
+    'Go on from there: look at the page as it is now and finish the task.',
+  ].join('\n');
+}
+
+/** The execution model's identity (no key); one that does not resolve is keyed by that. */
+function identityOf(model: AgentPlan['executionModel']): string {
+  try {
+    return modelIdentity(resolveModel(model));
+  } catch {
+    return 'unresolved';
+  }
+}

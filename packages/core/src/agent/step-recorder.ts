@@ -1,0 +1,81 @@
+// Records an agent run's deterministic steps for the agent cache by wrapping its tools: a tool call
+// that changed the page and succeeded becomes a step. Before an act (or fillForm) the page's outline
+// is read, so each Action the call resolved to keeps the role and name its selector named then.
+import type { CachedTarget } from '../cache/index.js';
+import { snapshotOf } from '../operations/page-snapshot.js';
+import type { OperationScope } from '../scope/operation-scope.js';
+import type { Tool } from '../tools/tool.js';
+import type { ActResult, Action, FrameId } from '../types.js';
+import type { AgentCacheStep } from './agent-cache-entry.js';
+
+const PAGE_TOOLS = new Set(['goto', 'navback', 'scroll', 'keys', 'wait']);
+const ACT_TOOLS = new Set(['act', 'fillForm']);
+
+export class StepRecorder {
+  readonly steps: AgentCacheStep[];
+
+  constructor(
+    private readonly frameId: FrameId | undefined,
+    /** Steps already done before this recording took over (a replay that fell back). */
+    done: AgentCacheStep[] = [],
+  ) {
+    this.steps = [...done];
+  }
+
+  wrap(tool: Tool): Tool {
+    if (PAGE_TOOLS.has(tool.name)) {
+      return {
+        ...tool,
+        handle: async (input, scope) => {
+          const output = await tool.handle(input, scope);
+          if (!scope.signal.aborted) this.steps.push({ tool: tool.name as 'goto', input: input as Record<string, unknown> });
+          return output;
+        },
+      };
+    }
+    if (!ACT_TOOLS.has(tool.name)) return tool;
+    return {
+      ...tool,
+      handle: async (input, scope) => {
+        const before = await this.#targets(scope);
+        const output = await tool.handle(input, scope);
+        if (!scope.signal.aborted) this.steps.push(...actSteps(tool.name, input, output, before));
+        return output;
+      },
+    };
+  }
+
+  /** What each selectable element of the page is, by xpath, before an act changes the page. */
+  async #targets(scope: OperationScope): Promise<Map<string, CachedTarget>> {
+    try {
+      const snapshot = await snapshotOf(scope, await scope.frame(this.frameId), {});
+      return new Map([...snapshot.elements.values()].map((e) => [e.xpath, { role: e.role, name: e.name }]));
+    } catch (error) {
+      // Recording must not fail the step: without targets its Actions replay unchecked.
+      if (scope.signal.aborted) throw error;
+      return new Map();
+    }
+  }
+}
+
+/** The act steps one successful act or fillForm call resolved to (a failed call records nothing). */
+function actSteps(toolName: string, input: unknown, output: unknown, before: Map<string, CachedTarget>): AgentCacheStep[] {
+  const results: Array<{ instruction: string; result: Partial<ActResult> }> =
+    toolName === 'act'
+      ? [{ instruction: (input as { action: string }).action, result: output as ActResult }]
+      : ((output as { fields?: Array<Partial<ActResult>> }).fields ?? []).map((result, i) => ({
+          instruction: fieldInstruction((input as { fields: Array<{ field: string; value: string }> }).fields[i]),
+          result,
+        }));
+  return results
+    .filter(({ result }) => result.success && (result.actions?.length ?? 0) > 0)
+    .map(({ instruction, result }) => {
+      // A backend node id names one document's node; a later page has other ids.
+      const actions: Action[] = result.actions!.map(({ backendNodeId: _id, ...action }) => action);
+      return { tool: 'act', instruction, actions, targets: actions.map((a) => (a.selector ? (before.get(a.selector.replace(/^xpath=/, '')) ?? null) : null)) };
+    });
+}
+
+function fieldInstruction(field: { field: string; value: string } | undefined): string {
+  return field ? `fillForm: ${field.field} = ${field.value}` : 'fillForm';
+}
