@@ -353,3 +353,65 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 }
+
+/** Where an image can sit in a request, by protocol: a tool result's own image, or a user message's. */
+export interface SentImage {
+  /** tool: inside a tool/function/computer-call result; user: in a user message. */
+  in: 'tool' | 'user';
+  mediaType: string;
+  /** Base64 of the image. */
+  data: string;
+}
+
+/**
+ * The images a recorded request carries as images (not as text that happens to hold base64), in the
+ * wire shape of its protocol: Chat Completions image_url parts, Responses input_image (in a
+ * function_call_output or a computer_call_output), Anthropic image blocks (in a tool_result or a user
+ * turn), Google inlineData (in a functionResponse's parts or a user turn).
+ */
+export function imagesIn(request: RecordedRequest): SentImage[] {
+  const body = request.body as Record<string, any>;
+  const fromDataUrl = (url: string, where: SentImage['in']): SentImage[] => {
+    const match = /^data:([^;]+);base64,(.*)$/s.exec(url);
+    return match ? [{ in: where, mediaType: match[1]!, data: match[2]! }] : [];
+  };
+  switch (request.protocol) {
+    case 'openai-chat':
+      return (body.messages ?? []).flatMap((m: any) =>
+        Array.isArray(m.content) ? m.content.filter((p: any) => p.type === 'image_url').flatMap((p: any) => fromDataUrl(p.image_url.url, m.role === 'tool' ? 'tool' : 'user')) : [],
+      );
+    case 'openai-responses':
+      return (body.input ?? []).flatMap((item: any) => {
+        if (item.type === 'computer_call_output') return fromDataUrl(item.output?.image_url ?? '', 'tool');
+        if (item.type === 'function_call_output' && Array.isArray(item.output)) {
+          return item.output.filter((p: any) => p.type === 'input_image').flatMap((p: any) => fromDataUrl(p.image_url, 'tool'));
+        }
+        if (item.role === 'user' && Array.isArray(item.content)) {
+          return item.content.filter((p: any) => p.type === 'input_image').flatMap((p: any) => fromDataUrl(p.image_url, 'user'));
+        }
+        return [];
+      });
+    case 'anthropic': {
+      const image = (block: any, where: SentImage['in']): SentImage[] =>
+        block.type === 'image' && block.source?.type === 'base64' ? [{ in: where, mediaType: block.source.media_type, data: block.source.data }] : [];
+      return (body.messages ?? []).flatMap((m: any) =>
+        Array.isArray(m.content)
+          ? m.content.flatMap((block: any) =>
+              block.type === 'tool_result' && Array.isArray(block.content) ? block.content.flatMap((b: any) => image(b, 'tool')) : image(block, 'user'),
+            )
+          : [],
+      );
+    }
+    case 'google':
+      return (body.contents ?? []).flatMap((c: any) =>
+        (c.parts ?? []).flatMap((part: any) => {
+          if (part.functionResponse) {
+            return (part.functionResponse.parts ?? []).filter((p: any) => p.inlineData).map((p: any) => ({ in: 'tool', mediaType: p.inlineData.mimeType, data: p.inlineData.data }));
+          }
+          return part.inlineData ? [{ in: 'user', mediaType: part.inlineData.mimeType, data: part.inlineData.data }] : [];
+        }),
+      );
+    default:
+      return [];
+  }
+}

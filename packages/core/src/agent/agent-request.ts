@@ -36,7 +36,7 @@ export function planAgent(request: AgentExecuteRequest, settings: SessionSetting
       ? { modelName: config.model, provider: config.provider }
       : (config.model ?? settings.modelName);
   const target = resolveModel(model, settings.modelName);
-  if (mode !== 'dom') throw unsupportedMode(mode, target);
+  checkMode(mode, target);
   if (options.useSearch) {
     throw new DeckhandError('validation_error', 'useSearch needs a web search provider, and none is configured on this server', [
       { path: 'executeOptions.useSearch', message: 'no search provider is configured' },
@@ -57,10 +57,13 @@ export function planAgent(request: AgentExecuteRequest, settings: SessionSetting
   };
 }
 
-function unsupportedMode(mode: AgentMode, target: ModelTarget): DeckhandError {
-  const model = `${target.providerName}/${target.modelId}`;
+/** hybrid needs a model that reads images (any provider model; the offline one reads none); cua needs computer use. */
+function checkMode(mode: AgentMode, target: ModelTarget): void {
+  if (mode === 'dom') return;
   if (target.kind === 'builtin') {
-    return new DeckhandError('unprocessable', `The built-in offline model has no ${mode === 'cua' ? 'computer use' : 'vision'}: use mode "dom"`);
+    throw new DeckhandError('unprocessable', `The built-in offline model has no ${mode === 'cua' ? 'computer use' : 'vision'}: use mode "dom"`);
   }
-  return new DeckhandError('unprocessable', `Agent mode "${mode}" is not available in this server yet (model ${model}): use mode "dom"`);
+  if (mode === 'cua') {
+    throw new DeckhandError('unprocessable', `Agent mode "cua" is not available in this server yet (model ${target.providerName}/${target.modelId}): use mode "dom" or "hybrid"`);
+  }
 }

@@ -16,6 +16,8 @@ export interface ProviderModel {
   model: LanguageModel;
   /** False for arbitrary OpenAI-compatible endpoints: ask for JSON in the prompt instead of a response format. */
   nativeStructuredOutput: boolean;
+  /** False where a tool result can only be text (Chat Completions): a screenshot then follows as a user message. */
+  imagesInToolResults: boolean;
   /** Strings that must never appear in a log line or an error message. */
   secrets: string[];
 }
@@ -27,7 +29,12 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
   const headers = config.headers;
   const apiKey = credentials.type === 'apiKey' ? credentials.apiKey : undefined;
   const secrets = [...credentialSecrets(credentials), ...headerValues(headers), ...headerValues(providerOptionHeaders(target))];
-  const make = (model: LanguageModel, nativeStructuredOutput = true): ProviderModel => ({ model, nativeStructuredOutput, secrets });
+  const make = (model: LanguageModel, nativeStructuredOutput = true, imagesInToolResults = true): ProviderModel => ({
+    model,
+    nativeStructuredOutput,
+    imagesInToolResults,
+    secrets,
+  });
 
   switch (target.kind) {
     case 'openai':
@@ -42,14 +49,16 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
       // OpenAI itself defaults to Responses; other OpenAI-compatible servers mostly speak only Chat Completions.
       const format = 'openaiEndpointFormat' in config ? config.openaiEndpointFormat : undefined;
       const chat = format === 'chat' || (target.kind === 'openai-compatible' && format !== 'responses');
-      return make(chat ? openai.chat(modelId) : openai.responses(modelId), target.kind === 'openai');
+      return make(chat ? openai.chat(modelId) : openai.responses(modelId), target.kind === 'openai', !chat);
     }
     case 'anthropic':
       return make(createAnthropic({ apiKey, baseURL: target.baseURL, headers })(modelId));
     case 'google':
       return make(createGoogleGenerativeAI({ apiKey, baseURL: target.baseURL, headers })(modelId));
-    case 'azure':
-      return make(azureModel(target, credentials, apiKey, env));
+    case 'azure': {
+      const deployments = (target.config as Partial<AzureModelConfig>).providerOptions?.azure?.useDeploymentBasedUrls === true;
+      return make(azureModel(target, credentials, apiKey, env), true, !deployments);
+    }
     case 'vertex':
       return make(vertexModel(target, credentials, env));
     case 'bedrock': {
