@@ -35,6 +35,13 @@ export type ScriptedReply =
   /** A JSON value: sent as text, or as the call of the request's forced "json" tool when it has one. */
   | { json: unknown; usage?: ScriptedUsage }
   | { toolCalls: Array<{ name: string; args: unknown }>; usage?: ScriptedUsage }
+  /**
+   * Computer-use calls, each in the provider's own words: for OpenAI Responses a computer_call's
+   * `action` (optionally with `pending_safety_checks`), for Anthropic the computer tool's input
+   * ({action: 'left_click', coordinate: [x, y]}), for Google a function call of the computer-use tool
+   * ({name: 'click_at', args: {x, y}}). Text may come with them.
+   */
+  | { computer: Array<Record<string, unknown>>; text?: string; usage?: ScriptedUsage }
   /** An HTTP error in the protocol's own error shape. */
   | { status: number; message?: string }
   /** Never answer; the request stays open until the client gives up or the server closes. */
@@ -121,20 +128,25 @@ export async function startModelServer(): Promise<ModelServer> {
 interface Turn {
   text?: string;
   toolCalls: Array<{ name: string; args: unknown }>;
+  computer: Array<Record<string, unknown>>;
   usage: Required<ScriptedUsage>;
 }
 
 function toTurn(reply: Exclude<ScriptedReply, { hang: true } | { status: number }>, body: Record<string, unknown>, promptChars: number): Turn {
   let text: string | undefined;
   let toolCalls: Turn['toolCalls'] = [];
-  if ('text' in reply) text = reply.text;
+  let computer: Turn['computer'] = [];
+  if ('computer' in reply) {
+    computer = reply.computer;
+    text = reply.text;
+  } else if ('text' in reply) text = reply.text;
   else if ('toolCalls' in reply) toolCalls = reply.toolCalls;
   else if (forcesJsonTool(body)) toolCalls = [{ name: 'json', args: reply.json }];
   else text = JSON.stringify(reply.json);
-  const outChars = (text ?? JSON.stringify(toolCalls)).length;
+  const outChars = (text ?? JSON.stringify(computer.length > 0 ? computer : toolCalls)).length;
   // Roughly four characters a token, like real tokenizers on English and JSON.
   const usage = { input: Math.ceil(promptChars / 4), output: Math.ceil(outChars / 4), cached: 0, reasoning: 0, ...reply.usage };
-  return { text, toolCalls, usage };
+  return { text, toolCalls, computer, usage };
 }
 
 /** Anthropic and Bedrock carry structured output as a forced tool named "json" on older models. */
@@ -192,6 +204,16 @@ const RENDER: Record<Exclude<Protocol, 'oauth' | 'unknown'>, Renderer> = {
             },
           ]
         : []),
+      // A computer-use model reasons before each call; its reasoning item must go back with the call.
+      ...(turn.computer.length > 0 ? [{ type: 'reasoning', id: `rs_${n}`, summary: [] }] : []),
+      ...turn.computer.map(({ pending_safety_checks, ...action }, i) => ({
+        type: 'computer_call',
+        id: `cu_${n}_${i}`,
+        call_id: `call_cu_${n}_${i}`,
+        action,
+        pending_safety_checks: pending_safety_checks ?? [],
+        status: 'completed',
+      })),
       ...turn.toolCalls.map((c, i) => ({
         type: 'function_call',
         id: `fc_${n}_${i}`,
@@ -217,8 +239,9 @@ const RENDER: Record<Exclude<Protocol, 'oauth' | 'unknown'>, Renderer> = {
     content: [
       ...(turn.text !== undefined ? [{ type: 'text', text: turn.text }] : []),
       ...turn.toolCalls.map((c, i) => ({ type: 'tool_use', id: `toolu_${n}_${i}`, name: c.name, input: c.args })),
+      ...turn.computer.map((input, i) => ({ type: 'tool_use', id: `toolu_cu_${n}_${i}`, name: 'computer', input })),
     ],
-    stop_reason: turn.toolCalls.length > 0 ? 'tool_use' : 'end_turn',
+    stop_reason: turn.toolCalls.length + turn.computer.length > 0 ? 'tool_use' : 'end_turn',
     stop_sequence: null,
     usage: {
       input_tokens: turn.usage.input,
@@ -235,6 +258,7 @@ const RENDER: Record<Exclude<Protocol, 'oauth' | 'unknown'>, Renderer> = {
           parts: [
             ...(turn.text !== undefined ? [{ text: turn.text }] : []),
             ...turn.toolCalls.map((c) => ({ functionCall: { name: c.name, args: c.args } })),
+            ...turn.computer.map((c) => ({ functionCall: { name: c.name, args: c.args ?? {} } })),
           ],
         },
         finishReason: 'STOP',

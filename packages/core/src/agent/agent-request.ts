@@ -3,6 +3,7 @@
 // provider beside it counts as that provider's), the options' defaults, and what this server cannot
 // do refused up front: a mode it has no tools for is 422, a search with no provider is 400.
 import { DeckhandError } from '../errors.js';
+import { computerUseOf, COMPUTER_USE_MODELS } from '../models/computer-use.js';
 import type { ModelConfig } from '../models/model-config.js';
 import { resolveModel, type ModelTarget } from '../models/resolve-model.js';
 import type { SessionSettings } from '../scope/session-settings.js';
@@ -63,7 +64,10 @@ function checkMode(mode: AgentMode, target: ModelTarget): void {
   if (target.kind === 'builtin') {
     throw new DeckhandError('unprocessable', `The built-in offline model has no ${mode === 'cua' ? 'computer use' : 'vision'}: use mode "dom"`);
   }
-  if (mode === 'cua') {
-    throw new DeckhandError('unprocessable', `Agent mode "cua" is not available in this server yet (model ${target.providerName}/${target.modelId}): use mode "dom" or "hybrid"`);
+  if (mode === 'cua' && !computerUseOf(target)) {
+    throw new DeckhandError(
+      'unprocessable',
+      `Model ${target.providerName}/${target.modelId} has no computer use: mode "cua" needs ${COMPUTER_USE_MODELS}; use mode "hybrid" or "dom" with this model`,
+    );
   }
 }

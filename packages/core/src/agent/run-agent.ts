@@ -10,6 +10,7 @@ import type { AgentPlan } from './agent-request.js';
 import { agentResult, timeoutEnd, type AgentEnd } from './agent-result.js';
 import { AgentUsage } from './agent-usage.js';
 import { showCursor } from './cursor-overlay.js';
+import { computerUseLoop } from './cua-loop.js';
 import { offlineRun } from './offline-agent.js';
 
 /** Time kept back from the operation's deadline to stop the loop, wind its tool down and answer. */
@@ -35,7 +36,8 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
   const hideCursor = plan.highlightCursor ? await showCursor(scope.page) : undefined;
   let end: AgentEnd;
   try {
-    end = client ? await modelLoop(scope, plan, client, run, usage, state) : await offlineRun(scope, plan, run, usage, state);
+    const loop = plan.mode === 'cua' ? computerUseLoop : modelLoop;
+    end = client ? await loop(scope, plan, client, run, usage, state) : await offlineRun(scope, plan, run, usage, state);
   } catch (error) {
     // The caller left (or the operation's own deadline passed): the operation answers that, not the run.
     if (scope.signal.aborted) throw error;
