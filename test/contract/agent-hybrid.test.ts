@@ -3,6 +3,7 @@
 // page at those CSS pixels (a fixture that logs where each click, drag, wheel and key landed), that
 // screenshots reach the model as images in each format's own image shape, that a point off the
 // viewport is a failed step the model hears about, and that no variable value is ever sent.
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { imagesIn, startModelServer, type ModelServer } from '../support/model-server';
 import { expectError, expectOk, useContract } from '../support/contract';
@@ -143,5 +144,35 @@ describe('agentExecute in hybrid mode', () => {
       'unprocessable',
     );
     expect(body.message).toMatch(/no vision/);
+  });
+
+  it('highlightCursor shows the cursor at the coordinates the model clicked, seen over CDP while the run goes on', async () => {
+    const id = await ctx.sessionOn('coordinates.html');
+    model.script([call('click', { x: 333, y: 111 }), { hang: true }]);
+    const gone = new AbortController();
+    const running = fetch(`${ctx.server.url}/v1/sessions/${id}/agentExecute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...json },
+      body: JSON.stringify({ agentConfig: { model: formats[0]![1](), mode: 'hybrid' }, executeOptions: { instruction: 'Click the pad', highlightCursor: true } }),
+      signal: gone.signal,
+    }).catch(() => undefined);
+    const record = await ctx.api.call('getBrowserSession', { id });
+    const browser = await chromium.connectOverCDP(record.body.connectUrl);
+    try {
+      const page = browser.contexts()[0]!.pages()[0]!;
+      const cursor = () =>
+        page.evaluate(() => {
+          const dot = document.getElementById('__deckhand_cursor');
+          return dot ? `${dot.style.left},${dot.style.top}` : null;
+        });
+      // While the model is asked its second turn, the cursor sits exactly where the click landed.
+      await expect.poll(cursor).toBe('333px,111px');
+    } finally {
+      gone.abort();
+      await running;
+      await browser.close().catch(() => {});
+    }
+    await expect.poll(() => model.requests[1]?.abandoned).toBe(true);
+    expect((await pageText(ctx.api, id, '#log')).trim()).toBe('click 333,111 left');
   });
 });
