@@ -234,4 +234,34 @@ describe('agentExecute in cua mode', () => {
     expect(tools.map((t) => t.name)).toContain('done');
     expect(tools.map((t) => t.type)).not.toContain('computer_use_preview');
   });
+
+  for (const provider of [providers[0]!, providers[2]!]) {
+    it(`${provider.name}: a provider failure gets one more try; a second one ends the run with stop reason error, the key never in it`, async () => {
+      const id = await onPad();
+      model.script([{ status: 503, message: 'busy' }, provider.script[0]!, { status: 500, message: 'boom' }, { status: 500, message: 'boom' }]);
+      const result = await agent(id, { agentConfig: { model: provider.llm(), mode: 'cua' }, executeOptions: { instruction: 'Click the pad' } });
+      expect(result).toMatchObject({ success: false, completed: false, metadata: { stopReason: 'error', steps: 2 } });
+      expect(result.message).toMatch(/HTTP 500: boom/);
+      expect(result.message).not.toContain(KEY);
+      expect(model.requests).toHaveLength(4);
+      expect((await pageText(ctx.api, id, '#log')).trim()).toBe('click 100,50 left');
+    }, 20_000);
+  }
+
+  it('a client that goes away cancels the computer-use call in flight, and the session takes the next operation', async () => {
+    const id = await onPad();
+    model.hang();
+    const gone = new AbortController();
+    const call = fetch(`${ctx.server.url}/v1/sessions/${id}/agentExecute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...json },
+      body: JSON.stringify({ agentConfig: { model: providers[2]!.llm(), mode: 'cua' }, executeOptions: { instruction: 'Click the pad' } }),
+      signal: gone.signal,
+    }).catch(() => undefined);
+    await expect.poll(() => model.requests.length).toBe(1);
+    gone.abort();
+    await call;
+    await expect.poll(() => model.requests[0]!.abandoned).toBe(true);
+    expect(await pageText(ctx.api, id, '#log')).toBe('');
+  });
 });

@@ -56,8 +56,8 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
     case 'google':
       return make(createGoogleGenerativeAI({ apiKey, baseURL: target.baseURL, headers })(modelId));
     case 'azure': {
-      const deployments = (target.config as Partial<AzureModelConfig>).providerOptions?.azure?.useDeploymentBasedUrls === true;
-      return make(azureModel(target, credentials, apiKey, env), true, !deployments);
+      const { model, chat } = azureModel(target, credentials, apiKey, env);
+      return make(model, true, !chat);
     }
     case 'vertex':
       return make(vertexModel(target, credentials, env));
@@ -82,7 +82,7 @@ function providerOptionHeaders(target: ModelTarget): Record<string, string> | un
   return undefined;
 }
 
-function azureModel(target: ModelTarget, credentials: Credentials, apiKey: string | undefined, env: ModelEnv): LanguageModel {
+function azureModel(target: ModelTarget, credentials: Credentials, apiKey: string | undefined, env: ModelEnv): { model: LanguageModel; chat: boolean } {
   const config = target.config as Partial<AzureModelConfig>;
   const azure = config.providerOptions?.azure ?? {};
   const resourceName = azure.resourceName ?? env.AZURE_RESOURCE_NAME;
@@ -103,7 +103,8 @@ function azureModel(target: ModelTarget, credentials: Credentials, apiKey: strin
     ...(token ? { tokenProvider: async () => token } : { apiKey }),
   });
   // Deployment URLs (/deployments/{name}/…) are the classic API, which serves Chat Completions only.
-  return azure.useDeploymentBasedUrls ? provider.chat(target.modelId) : provider(target.modelId);
+  const chat = azure.useDeploymentBasedUrls === true;
+  return { model: chat ? provider.chat(target.modelId) : provider(target.modelId), chat };
 }
 
 function vertexModel(target: ModelTarget, credentials: Credentials, env: ModelEnv): LanguageModel {
