@@ -264,4 +264,23 @@ describe('agentExecute in cua mode', () => {
     await expect.poll(() => model.requests[0]!.abandoned).toBe(true);
     expect(await pageText(ctx.api, id, '#log')).toBe('');
   });
+
+  it('the URL sent back with a screenshot is masked: a typed variable a GET form put into it never reaches the model', async () => {
+    const id = await onPad();
+    model.script([
+      step([{ name: 'type_text_at', args: { x: 500, y: 70, text: '%pin%', press_enter: true } }]),
+      step([{ name: 'wait_5_seconds', args: {} }]),
+      finish,
+    ]);
+    const result = await agent(id, {
+      agentConfig: { model: providers[2]!.llm(), mode: 'cua' },
+      executeOptions: { instruction: 'Search for the pin', variables: { pin: SECRET } },
+    });
+    expect(result, result.message).toMatchObject({ success: true, metadata: { stopReason: 'done', steps: 3 } });
+    const sent = (model.requests[1]!.body as { contents: Array<{ parts: Array<Record<string, any>> }> }).contents.at(-1)!.parts[0]!.functionResponse.response.url;
+    // The page went to the URL with the value in it; the model got the mask in its place.
+    expect(sent).toMatch(/coordinates\.html\?q=(•|%E2%80%A2)+$/);
+    for (const request of model.requests) expect(request.raw).not.toContain(SECRET);
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+  });
 });

@@ -57,7 +57,8 @@ export async function computerUseLoop(
       if (!screenshot.ok) return { reason: 'error', success: false, message: `Could not take the screenshot the model needs: ${screenshot.error}` };
       conversation.answer(call, {
         screenshot: (screenshot.output as Screenshot).image.data,
-        url: scope.page.url(),
+        // A form sent by GET puts what was typed into the URL.
+        url: maskSecretsDeep(scope.page.url(), scope.secrets),
         ...(error && { error: maskSecretsDeep(error, scope.secrets) }),
       });
     }
