@@ -6,7 +6,7 @@
 // wants confirmed, and the 422 for a model without computer use.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { imagesIn, startModelServer, type ModelServer, type ScriptedReply } from '../support/model-server';
-import { expectError, expectOk, START_BODY, useContract } from '../support/contract';
+import { expectError, expectOk, finishedOf, START_BODY, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
 
 let model: ModelServer;
@@ -282,5 +282,19 @@ describe('agentExecute in cua mode', () => {
     expect(sent).toMatch(/coordinates\.html\?q=(•|%E2%80%A2)+$/);
     for (const request of model.requests) expect(request.raw).not.toContain(SECRET);
     expect(JSON.stringify(result)).not.toContain(SECRET);
+  });
+
+  it('streams each page action as a log line (provider action → tool, variables by name), then finished', async () => {
+    const id = await onPad();
+    model.script([step([{ action: 'left_click', coordinate: [500, 35] }]), step([{ action: 'type', text: '%pin%' }]), finish]);
+    const reply = await ctx.api.call('agentExecute', {
+      id,
+      body: { agentConfig: { model: providers[1]!.llm(), mode: 'cua' }, executeOptions: { instruction: 'Enter the pin', variables: { pin: SECRET } } },
+      headers: { 'x-stream-response': 'true' },
+    });
+    expect(finishedOf(reply).result).toMatchObject({ success: true, metadata: { stopReason: 'done', steps: 3 } });
+    const steps = reply.events!.filter((e) => e.data.status === 'running').map((e) => e.data.message.message as string).filter((l) => /^step \d+:/.test(l));
+    expect(steps).toEqual(['step 1: left_click → click {"x":500,"y":35,"button":"left"} → done', 'step 2: type → type {"text":"%pin%"} → done']);
+    expect(JSON.stringify(reply.events)).not.toContain(SECRET);
   });
 });
