@@ -297,4 +297,27 @@ describe('agentExecute in cua mode', () => {
     expect(steps).toEqual(['step 1: left_click → click {"x":500,"y":35,"button":"left"} → done', 'step 2: type → type {"text":"%pin%"} → done']);
     expect(JSON.stringify(reply.events)).not.toContain(SECRET);
   });
+
+  it('maxSteps counts model turns; a page action that outlives toolTimeout is a failed step the model hears about', async () => {
+    const id = await onPad();
+    model.script([step([{ name: 'wait_5_seconds', args: {} }]), step([{ name: 'click_at', args: { x: 100, y: 100 } }])]);
+    const result = await agent(id, { agentConfig: { model: providers[2]!.llm(), mode: 'cua' }, executeOptions: { instruction: 'Click the pad', maxSteps: 2, toolTimeout: 300 } });
+    expect(result).toMatchObject({ success: false, completed: false, metadata: { stopReason: 'max_steps', steps: 2 } });
+    expect(result.actions.map((a) => [a.type, a.success])).toEqual([['wait', false], ['click', true]]);
+    expect(result.actions[0]!.error).toMatch(/timed out after 300 ms/);
+    expect(model.requests).toHaveLength(2);
+    const answer = (model.requests[1]!.body as { contents: Array<{ parts: Array<Record<string, any>> }> }).contents.at(-1)!.parts[0]!.functionResponse;
+    expect(answer).toMatchObject({ name: 'wait_5_seconds', response: { error: expect.stringMatching(/timed out after 300 ms/) } });
+    expect((await pageText(ctx.api, id, '#log')).trim()).toBe('click 100,50 left');
+  });
+
+  it('OpenAI: a failed call is still answered with its screenshot, and the failure is said in a message after the outputs', async () => {
+    const id = await onPad();
+    model.script([step([{ type: 'click', x: 100, y: 50, button: 'forward' }]), finish]);
+    const result = await agent(id, { agentConfig: { model: providers[0]!.llm(), mode: 'cua' }, executeOptions: { instruction: 'Click the pad' } });
+    expect(result.actions.map((a) => [a.type, a.success])).toEqual([['click', false]]);
+    const input = (model.requests[1]!.body as { input: Array<Record<string, any>> }).input;
+    expect(input.slice(-2).map((item) => item.type ?? item.role)).toEqual(['computer_call_output', 'user']);
+    expect(input.at(-1)!.content[0].text).toBe('The click action failed: a click with the forward button is not supported by this server');
+  });
 });

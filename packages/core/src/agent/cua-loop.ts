@@ -102,10 +102,11 @@ interface StepRecord {
 
 /** One AgentAction and one log line per page action (variables as the model wrote them: by name). */
 function record(scope: OperationScope, state: LoopState, call: ComputerCall, reasoning: string, step: StepRecord): void {
+  const input = JSON.stringify(step.input ?? call.input ?? {});
   state.actions.push({
     type: step.tool,
     ...(reasoning.trim() && { reasoning: reasoning.trim() }),
-    action: JSON.stringify(step.input ?? call.input ?? {}),
+    action: input,
     instruction: call.name,
     taskCompleted: false,
     success: step.ok,
@@ -113,6 +114,5 @@ function record(scope: OperationScope, state: LoopState, call: ComputerCall, rea
     timeMs: step.timeMs,
     pageUrl: scope.page.url(),
   });
-  const input = JSON.stringify(step.input ?? call.input ?? {});
   scope.log({ category: 'agent', message: `step ${state.steps}: ${call.name} → ${step.tool} ${input} → ${step.ok ? 'done' : `failed: ${step.error}`}`, level: 1 });
 }

@@ -25,9 +25,13 @@ export function openaiComputerUse(endpoint: OpenAIEndpoint, site: ModelCallSite,
   const url = `${(endpoint.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '')}/responses`;
   const headers = { ...endpoint.headers, ...(endpoint.apiKey && { authorization: `Bearer ${endpoint.apiKey}` }) };
   const tool = { type: 'computer_use_preview', display_width: start.display.width, display_height: start.display.height, environment: 'browser' };
+  // The output item has no field for a failure: failures are said in words after the outputs of the turn.
+  let failures: string[] = [];
 
   return {
     async next(signal, usage) {
+      if (failures.length > 0) input.push({ role: 'user', content: [{ type: 'input_text', text: failures.join('\n') }] });
+      failures = [];
       const started = performance.now();
       let reply: { output?: Item[]; usage?: Record<string, any> };
       try {
@@ -58,8 +62,7 @@ export function openaiComputerUse(endpoint: OpenAIEndpoint, site: ModelCallSite,
         call_id: call.id,
         output: { type: 'input_image', image_url: `data:image/png;base64,${outcome.screenshot}` },
       });
-      // The output item has no field for a failure: it is said in words beside the screenshot.
-      if (outcome.error) input.push({ role: 'user', content: [{ type: 'input_text', text: `The ${call.name} action failed: ${outcome.error}` }] });
+      if (outcome.error) failures.push(`The ${call.name} action failed: ${outcome.error}`);
     },
   };
 }

@@ -72,7 +72,7 @@ export async function generateToolStep(provider: ProviderModel, site: ModelCallS
  * it): each image moves to a user message right after the tool results, which that format does read
  * as an image, and the result says where it went.
  */
-export function imagesAfterToolResults(messages: ModelMessage[]): ModelMessage[] {
+function imagesAfterToolResults(messages: ModelMessage[]): ModelMessage[] {
   return messages.flatMap((message): ModelMessage[] => {
     if (message.role !== 'tool') return [message];
     const images: Array<{ type: 'image'; image: string; mediaType: string }> = [];
