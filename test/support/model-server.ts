@@ -35,6 +35,13 @@ export type ScriptedReply =
   /** A JSON value: sent as text, or as the call of the request's forced "json" tool when it has one. */
   | { json: unknown; usage?: ScriptedUsage }
   | { toolCalls: Array<{ name: string; args: unknown }>; usage?: ScriptedUsage }
+  /**
+   * Computer-use calls, each in the provider's own words: for OpenAI Responses a computer_call's
+   * `action` (optionally with `pending_safety_checks`), for Anthropic the computer tool's input
+   * ({action: 'left_click', coordinate: [x, y]}), for Google a function call of the computer-use tool
+   * ({name: 'click_at', args: {x, y}}). Text may come with them.
+   */
+  | { computer: Array<Record<string, unknown>>; text?: string; usage?: ScriptedUsage }
   /** An HTTP error in the protocol's own error shape. */
   | { status: number; message?: string }
   /** Never answer; the request stays open until the client gives up or the server closes. */
@@ -121,20 +128,25 @@ export async function startModelServer(): Promise<ModelServer> {
 interface Turn {
   text?: string;
   toolCalls: Array<{ name: string; args: unknown }>;
+  computer: Array<Record<string, unknown>>;
   usage: Required<ScriptedUsage>;
 }
 
 function toTurn(reply: Exclude<ScriptedReply, { hang: true } | { status: number }>, body: Record<string, unknown>, promptChars: number): Turn {
   let text: string | undefined;
   let toolCalls: Turn['toolCalls'] = [];
-  if ('text' in reply) text = reply.text;
+  let computer: Turn['computer'] = [];
+  if ('computer' in reply) {
+    computer = reply.computer;
+    text = reply.text;
+  } else if ('text' in reply) text = reply.text;
   else if ('toolCalls' in reply) toolCalls = reply.toolCalls;
   else if (forcesJsonTool(body)) toolCalls = [{ name: 'json', args: reply.json }];
   else text = JSON.stringify(reply.json);
-  const outChars = (text ?? JSON.stringify(toolCalls)).length;
+  const outChars = (text ?? JSON.stringify(computer.length > 0 ? computer : toolCalls)).length;
   // Roughly four characters a token, like real tokenizers on English and JSON.
   const usage = { input: Math.ceil(promptChars / 4), output: Math.ceil(outChars / 4), cached: 0, reasoning: 0, ...reply.usage };
-  return { text, toolCalls, usage };
+  return { text, toolCalls, computer, usage };
 }
 
 /** Anthropic and Bedrock carry structured output as a forced tool named "json" on older models. */
@@ -192,6 +204,16 @@ const RENDER: Record<Exclude<Protocol, 'oauth' | 'unknown'>, Renderer> = {
             },
           ]
         : []),
+      // A computer-use model reasons before each call; its reasoning item must go back with the call.
+      ...(turn.computer.length > 0 ? [{ type: 'reasoning', id: `rs_${n}`, summary: [] }] : []),
+      ...turn.computer.map(({ pending_safety_checks, ...action }, i) => ({
+        type: 'computer_call',
+        id: `cu_${n}_${i}`,
+        call_id: `call_cu_${n}_${i}`,
+        action,
+        pending_safety_checks: pending_safety_checks ?? [],
+        status: 'completed',
+      })),
       ...turn.toolCalls.map((c, i) => ({
         type: 'function_call',
         id: `fc_${n}_${i}`,
@@ -217,8 +239,9 @@ const RENDER: Record<Exclude<Protocol, 'oauth' | 'unknown'>, Renderer> = {
     content: [
       ...(turn.text !== undefined ? [{ type: 'text', text: turn.text }] : []),
       ...turn.toolCalls.map((c, i) => ({ type: 'tool_use', id: `toolu_${n}_${i}`, name: c.name, input: c.args })),
+      ...turn.computer.map((input, i) => ({ type: 'tool_use', id: `toolu_cu_${n}_${i}`, name: 'computer', input })),
     ],
-    stop_reason: turn.toolCalls.length > 0 ? 'tool_use' : 'end_turn',
+    stop_reason: turn.toolCalls.length + turn.computer.length > 0 ? 'tool_use' : 'end_turn',
     stop_sequence: null,
     usage: {
       input_tokens: turn.usage.input,
@@ -235,6 +258,7 @@ const RENDER: Record<Exclude<Protocol, 'oauth' | 'unknown'>, Renderer> = {
           parts: [
             ...(turn.text !== undefined ? [{ text: turn.text }] : []),
             ...turn.toolCalls.map((c) => ({ functionCall: { name: c.name, args: c.args } })),
+            ...turn.computer.map((c) => ({ functionCall: { name: c.name, args: c.args ?? {} } })),
           ],
         },
         finishReason: 'STOP',
@@ -352,4 +376,66 @@ function flattenHeaders(req: IncomingMessage): Record<string, string> {
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
+}
+
+/** Where an image can sit in a request, by protocol: a tool result's own image, or a user message's. */
+export interface SentImage {
+  /** tool: inside a tool/function/computer-call result; user: in a user message. */
+  in: 'tool' | 'user';
+  mediaType: string;
+  /** Base64 of the image. */
+  data: string;
+}
+
+/**
+ * The images a recorded request carries as images (not as text that happens to hold base64), in the
+ * wire shape of its protocol: Chat Completions image_url parts, Responses input_image (in a
+ * function_call_output or a computer_call_output), Anthropic image blocks (in a tool_result or a user
+ * turn), Google inlineData (in a functionResponse's parts or a user turn).
+ */
+export function imagesIn(request: RecordedRequest): SentImage[] {
+  const body = request.body as Record<string, any>;
+  const fromDataUrl = (url: string, where: SentImage['in']): SentImage[] => {
+    const match = /^data:([^;]+);base64,(.*)$/s.exec(url);
+    return match ? [{ in: where, mediaType: match[1]!, data: match[2]! }] : [];
+  };
+  switch (request.protocol) {
+    case 'openai-chat':
+      return (body.messages ?? []).flatMap((m: any) =>
+        Array.isArray(m.content) ? m.content.filter((p: any) => p.type === 'image_url').flatMap((p: any) => fromDataUrl(p.image_url.url, m.role === 'tool' ? 'tool' : 'user')) : [],
+      );
+    case 'openai-responses':
+      return (body.input ?? []).flatMap((item: any) => {
+        if (item.type === 'computer_call_output') return fromDataUrl(item.output?.image_url ?? '', 'tool');
+        if (item.type === 'function_call_output' && Array.isArray(item.output)) {
+          return item.output.filter((p: any) => p.type === 'input_image').flatMap((p: any) => fromDataUrl(p.image_url, 'tool'));
+        }
+        if (item.role === 'user' && Array.isArray(item.content)) {
+          return item.content.filter((p: any) => p.type === 'input_image').flatMap((p: any) => fromDataUrl(p.image_url, 'user'));
+        }
+        return [];
+      });
+    case 'anthropic': {
+      const image = (block: any, where: SentImage['in']): SentImage[] =>
+        block.type === 'image' && block.source?.type === 'base64' ? [{ in: where, mediaType: block.source.media_type, data: block.source.data }] : [];
+      return (body.messages ?? []).flatMap((m: any) =>
+        Array.isArray(m.content)
+          ? m.content.flatMap((block: any) =>
+              block.type === 'tool_result' && Array.isArray(block.content) ? block.content.flatMap((b: any) => image(b, 'tool')) : image(block, 'user'),
+            )
+          : [],
+      );
+    }
+    case 'google':
+      return (body.contents ?? []).flatMap((c: any) =>
+        (c.parts ?? []).flatMap((part: any) => {
+          if (part.functionResponse) {
+            return (part.functionResponse.parts ?? []).filter((p: any) => p.inlineData).map((p: any) => ({ in: 'tool', mediaType: p.inlineData.mimeType, data: p.inlineData.data }));
+          }
+          return part.inlineData ? [{ in: 'user', mediaType: part.inlineData.mimeType, data: part.inlineData.data }] : [];
+        }),
+      );
+    default:
+      return [];
+  }
 }

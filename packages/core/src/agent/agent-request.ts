@@ -4,6 +4,7 @@
 // do refused up front: a mode it has no tools for is 422, a search with no provider configured is 400.
 import type { SearchProvider } from '../config.js';
 import { DeckhandError } from '../errors.js';
+import { computerUseOf, COMPUTER_USE_MODELS } from '../models/computer-use.js';
 import type { ModelConfig } from '../models/model-config.js';
 import { resolveModel, type ModelTarget } from '../models/resolve-model.js';
 import type { SessionSettings } from '../scope/session-settings.js';
@@ -41,7 +42,7 @@ export function planAgent(request: AgentExecuteRequest, settings: SessionSetting
       ? { modelName: config.model, provider: config.provider }
       : (config.model ?? settings.modelName);
   const target = resolveModel(model, settings.modelName);
-  if (mode !== 'dom') throw unsupportedMode(mode, target);
+  checkMode(mode, target);
   if (options.useSearch && !searchProvider) {
     throw new DeckhandError('validation_error', 'useSearch needs a web search provider, and none is configured on this server', [
       { path: 'executeOptions.useSearch', message: 'no search provider is configured' },
@@ -64,10 +65,16 @@ export function planAgent(request: AgentExecuteRequest, settings: SessionSetting
   };
 }
 
-function unsupportedMode(mode: AgentMode, target: ModelTarget): DeckhandError {
-  const model = `${target.providerName}/${target.modelId}`;
+/** hybrid needs a model that reads images (any provider model; the offline one reads none); cua needs computer use. */
+function checkMode(mode: AgentMode, target: ModelTarget): void {
+  if (mode === 'dom') return;
   if (target.kind === 'builtin') {
-    return new DeckhandError('unprocessable', `The built-in offline model has no ${mode === 'cua' ? 'computer use' : 'vision'}: use mode "dom"`);
+    throw new DeckhandError('unprocessable', `The built-in offline model has no ${mode === 'cua' ? 'computer use' : 'vision'}: use mode "dom"`);
   }
-  return new DeckhandError('unprocessable', `Agent mode "${mode}" is not available in this server yet (model ${model}): use mode "dom"`);
+  if (mode === 'cua' && !computerUseOf(target)) {
+    throw new DeckhandError(
+      'unprocessable',
+      `Model ${target.providerName}/${target.modelId} has no computer use: mode "cua" needs ${COMPUTER_USE_MODELS}; use mode "hybrid" or "dom" with this model`,
+    );
+  }
 }

@@ -104,6 +104,10 @@ export class CachedAgentRun {
       if (this.#stale) await this.#store?.delete(this.#key).catch(() => undefined);
       return;
     }
+    if (this.#recorder.unrecordable) {
+      scope.log({ category: 'cache', message: `agent run not cached: its ${this.#recorder.unrecordable} step cannot be replayed`, level: 1 });
+      return;
+    }
     const entry: AgentCacheEntry = {
       version: AGENT_CACHE_VERSION,
       kind: 'agent',

@@ -10,6 +10,7 @@ import type { AgentPlan } from './agent-request.js';
 import { agentResult, timeoutEnd, type AgentEnd } from './agent-result.js';
 import { AgentUsage } from './agent-usage.js';
 import { showCursor } from './cursor-overlay.js';
+import { computerUseLoop } from './cua-loop.js';
 import { offlineRun } from './offline-agent.js';
 import { CachedAgentRun } from './cached-agent.js';
 import { modelIdentity } from '../models/resolve-model.js';
@@ -38,7 +39,8 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
   // Agent cache: the run's own status is told once, at its end; the acts inside it say nothing.
   const cached = plan.shouldCache ? new CachedAgentRun(scope, plan, client?.identity ?? modelIdentity(plan.target)) : undefined;
   const inner: OperationScope = cached && scope.cache ? { ...scope, cache: { cache: scope.cache.cache } } : scope;
-  const loop = (loopPlan: AgentPlan) => (client ? modelLoop(inner, loopPlan, client, run, usage, state) : offlineRun(inner, loopPlan, run, usage, state));
+  const modelRun = plan.mode === 'cua' ? computerUseLoop : modelLoop;
+  const loop = (loopPlan: AgentPlan) => (client ? modelRun(inner, loopPlan, client, run, usage, state) : offlineRun(inner, loopPlan, run, usage, state));
   let end: AgentEnd;
   try {
     end = cached ? await cached.run(run, usage, state, loop) : await loop(plan);

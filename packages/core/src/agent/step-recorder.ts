@@ -13,6 +13,11 @@ const ACT_TOOLS = new Set(['act', 'fillForm']);
 
 export class StepRecorder {
   readonly steps: AgentCacheStep[];
+  /**
+   * A page-changing tool that cannot be replayed (a coordinate click, a provider's computer action)
+   * ran: a replay would skip it and report the old success, so such a run is never an entry.
+   */
+  unrecordable?: string;
 
   constructor(
     private readonly frameId: FrameId | undefined,
@@ -33,7 +38,17 @@ export class StepRecorder {
         },
       };
     }
-    if (!ACT_TOOLS.has(tool.name)) return tool;
+    if (!ACT_TOOLS.has(tool.name)) {
+      if (tool.readOnly) return tool;
+      return {
+        ...tool,
+        handle: async (input, scope) => {
+          const output = await tool.handle(input, scope);
+          this.unrecordable ??= tool.name;
+          return output;
+        },
+      };
+    }
     return {
       ...tool,
       handle: async (input, scope) => {

@@ -16,6 +16,8 @@ export interface ProviderModel {
   model: LanguageModel;
   /** False for arbitrary OpenAI-compatible endpoints: ask for JSON in the prompt instead of a response format. */
   nativeStructuredOutput: boolean;
+  /** False where a tool result can only be text (Chat Completions): a screenshot then follows as a user message. */
+  imagesInToolResults: boolean;
   /** Strings that must never appear in a log line or an error message. */
   secrets: string[];
 }
@@ -27,7 +29,12 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
   const headers = config.headers;
   const apiKey = credentials.type === 'apiKey' ? credentials.apiKey : undefined;
   const secrets = [...credentialSecrets(credentials), ...headerValues(headers), ...headerValues(providerOptionHeaders(target))];
-  const make = (model: LanguageModel, nativeStructuredOutput = true): ProviderModel => ({ model, nativeStructuredOutput, secrets });
+  const make = (model: LanguageModel, nativeStructuredOutput = true, imagesInToolResults = true): ProviderModel => ({
+    model,
+    nativeStructuredOutput,
+    imagesInToolResults,
+    secrets,
+  });
 
   switch (target.kind) {
     case 'openai':
@@ -42,14 +49,16 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
       // OpenAI itself defaults to Responses; other OpenAI-compatible servers mostly speak only Chat Completions.
       const format = 'openaiEndpointFormat' in config ? config.openaiEndpointFormat : undefined;
       const chat = format === 'chat' || (target.kind === 'openai-compatible' && format !== 'responses');
-      return make(chat ? openai.chat(modelId) : openai.responses(modelId), target.kind === 'openai');
+      return make(chat ? openai.chat(modelId) : openai.responses(modelId), target.kind === 'openai', !chat);
     }
     case 'anthropic':
       return make(createAnthropic({ apiKey, baseURL: target.baseURL, headers })(modelId));
     case 'google':
       return make(createGoogleGenerativeAI({ apiKey, baseURL: target.baseURL, headers })(modelId));
-    case 'azure':
-      return make(azureModel(target, credentials, apiKey, env));
+    case 'azure': {
+      const { model, chat } = azureModel(target, credentials, apiKey, env);
+      return make(model, true, !chat);
+    }
     case 'vertex':
       return make(vertexModel(target, credentials, env));
     case 'bedrock': {
@@ -73,7 +82,7 @@ function providerOptionHeaders(target: ModelTarget): Record<string, string> | un
   return undefined;
 }
 
-function azureModel(target: ModelTarget, credentials: Credentials, apiKey: string | undefined, env: ModelEnv): LanguageModel {
+function azureModel(target: ModelTarget, credentials: Credentials, apiKey: string | undefined, env: ModelEnv): { model: LanguageModel; chat: boolean } {
   const config = target.config as Partial<AzureModelConfig>;
   const azure = config.providerOptions?.azure ?? {};
   const resourceName = azure.resourceName ?? env.AZURE_RESOURCE_NAME;
@@ -94,7 +103,8 @@ function azureModel(target: ModelTarget, credentials: Credentials, apiKey: strin
     ...(token ? { tokenProvider: async () => token } : { apiKey }),
   });
   // Deployment URLs (/deployments/{name}/…) are the classic API, which serves Chat Completions only.
-  return azure.useDeploymentBasedUrls ? provider.chat(target.modelId) : provider(target.modelId);
+  const chat = azure.useDeploymentBasedUrls === true;
+  return { model: chat ? provider.chat(target.modelId) : provider(target.modelId), chat };
 }
 
 function vertexModel(target: ModelTarget, credentials: Credentials, env: ModelEnv): LanguageModel {

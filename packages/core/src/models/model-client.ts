@@ -1,5 +1,9 @@
 // One configured model, ready to answer structured questions: resolution, credentials and the SDK
 // provider are settled once, when an operation starts, so a missing key fails before any work.
+import { anthropicComputerUse } from './computer-use-anthropic.js';
+import { googleComputerUse } from './computer-use-google.js';
+import { openaiComputerUse } from './computer-use-openai.js';
+import { computerUseOf, type ComputerConversation, type ComputerConversationStart } from './computer-use.js';
 import { resolveCredentials, type KeySources } from './keys.js';
 import { createProviderModel } from './language-model.js';
 import type { ModelCallSite } from './model-error.js';
@@ -13,6 +17,8 @@ export interface ModelClient {
   generateObject(request: StructuredRequest): Promise<unknown>;
   /** One turn of a tool-calling conversation (the agent's loop). */
   toolStep(request: ToolStepRequest): Promise<ToolStepReply>;
+  /** The provider's computer-use tool, for a model that has one (computerUseOf). */
+  computerUse?(start: ComputerConversationStart): ComputerConversation;
 }
 
 export function createModelClient(named: ModelTarget, sources: KeySources & { log?: ModelLog }): ModelClient {
@@ -20,10 +26,23 @@ export function createModelClient(named: ModelTarget, sources: KeySources & { lo
   const credentials = resolveCredentials(target, sources);
   const provider = createProviderModel(target, credentials, sources.env);
   const site: ModelCallSite = { provider: target.providerName, modelId: target.modelId, secrets: provider.secrets };
+  const support = computerUseOf(target);
+  const endpoint = {
+    baseURL: target.baseURL,
+    apiKey: credentials.type === 'apiKey' ? credentials.apiKey : undefined,
+    headers: target.config.headers,
+    modelId: target.modelId,
+  };
   return {
     identity: modelIdentity(target),
     generateObject: (request) => generateStructured(provider, site, request, sources.log),
     toolStep: (request) => generateToolStep(provider, site, request),
+    ...(support && {
+      computerUse: (start: ComputerConversationStart) => {
+        if (support.protocol === 'anthropic') return anthropicComputerUse(provider, site, support.anthropicTool!, start);
+        return support.protocol === 'openai' ? openaiComputerUse(endpoint, site, start) : googleComputerUse(endpoint, site, start);
+      },
+    }),
   };
 }
 

@@ -47,7 +47,7 @@ export async function generateToolStep(provider: ProviderModel, site: ModelCallS
     const result = await generateText({
       model: provider.model,
       system: request.system,
-      messages: request.messages,
+      messages: provider.imagesInToolResults ? request.messages : imagesAfterToolResults(request.messages),
       tools,
       abortSignal: request.signal,
       maxRetries: PROVIDER_RETRIES,
@@ -65,4 +65,27 @@ export async function generateToolStep(provider: ProviderModel, site: ModelCallS
     if (request.signal.aborted) throw toCancellation(request.signal, site);
     throw toModelError(error, site);
   }
+}
+
+/**
+ * Chat Completions carries a tool result as text only (the SDK would write a screenshot's base64 into
+ * it): each image moves to a user message right after the tool results, which that format does read
+ * as an image, and the result says where it went.
+ */
+function imagesAfterToolResults(messages: ModelMessage[]): ModelMessage[] {
+  return messages.flatMap((message): ModelMessage[] => {
+    if (message.role !== 'tool') return [message];
+    const images: Array<{ type: 'image'; image: string; mediaType: string }> = [];
+    const content = message.content.map((part) => {
+      if (part.type !== 'tool-result' || part.output.type !== 'content') return part;
+      const value = part.output.value.map((item) => {
+        if (item.type !== 'image-data') return item;
+        images.push({ type: 'image', image: item.data, mediaType: item.mediaType });
+        return { type: 'text' as const, text: `(image ${images.length} of this step follows in the next message)` };
+      });
+      return { ...part, output: { ...part.output, value } };
+    });
+    if (images.length === 0) return [message];
+    return [{ ...message, content }, { role: 'user', content: [{ type: 'text', text: 'The images the tool results above refer to:' }, ...images] }];
+  });
 }
