@@ -20,8 +20,8 @@ export function apiBackend(o: ResolvedOptions): Backend {
         const { data, error, response } = await api.ops.getBrowserSession(o.browserbaseSessionID);
         if (!response.ok) throw new DeckhandApiError(response.status, error as never, response.headers.get('x-request-id') ?? undefined);
         session = api.session(o.browserbaseSessionID);
-        const found = data as unknown as { connectUrl: string; sessionUrl?: string };
-        return { sessionId: session.id, cdpUrl: found.connectUrl, sessionUrl: found.sessionUrl ?? '', debugUrl: found.connectUrl };
+        const found = data as unknown as { connectUrl: string; sessionUrl?: string; debugUrl?: string };
+        return { sessionId: session.id, cdpUrl: found.connectUrl, sessionUrl: found.sessionUrl ?? '', debugUrl: found.debugUrl ?? '' };
       }
       const started = await api.start({
         modelName: o.modelName,

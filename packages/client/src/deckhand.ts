@@ -15,9 +15,9 @@ import { Secrets } from './secrets';
 type Schemas = components['schemas'];
 
 export interface InitResult {
-  /** Where to debug the session: the server's token-checked DevTools (CDP) endpoint. */
+  /** A DevTools front end on the session's page (open it in a browser); '' in env LOCAL (no server). */
   debugUrl: string;
-  /** A page a person opens to watch the session live. */
+  /** A page a person opens to watch the session live (and its replay once ended); '' in env LOCAL. */
   sessionUrl: string;
   sessionId: string;
 }

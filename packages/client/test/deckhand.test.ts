@@ -118,7 +118,7 @@ describe('API mode', () => {
     expect(init).toEqual({ sessionId: expect.any(String), sessionUrl: expect.any(String), debugUrl: expect.any(String) });
     expect(client.sessionId).toBe(init.sessionId);
     expect(init.sessionUrl).toMatch(new RegExp(`^${server.url}/v1/sessions/${init.sessionId}/live\\?token=`));
-    expect(init.debugUrl).toBe(client.cdpUrl);
+    expect(init.debugUrl).toMatch(new RegExp(`^${server.url}/v1/sessions/${init.sessionId}/devtools\\?token=`));
     expect((await fetch(init.sessionUrl)).status).toBe(200);
 
     const navigated = await client.goto(fixtures.url('forms.html'));
@@ -177,6 +177,7 @@ describe('API mode', () => {
     const resumed = await second.init();
     expect(resumed.sessionId).toBe(sessionId);
     expect((await fetch(resumed.sessionUrl)).status).toBe(200);
+    expect((await fetch(resumed.debugUrl, { redirect: 'manual' })).status).toBe(302);
     expect(await second.extract(undefined, undefined, { selector: 'h1' })).toEqual({ pageText: 'Sign up' });
     await second.close();
     await expect(remote({ browserbaseSessionID: 'no-such-session' }).init()).rejects.toMatchObject({ status: 404 });

@@ -8,6 +8,7 @@ import type { StartRequest } from '../types.js';
 import { goneError, Session } from './session.js';
 import { settingsFrom } from '../scope/session-settings.js';
 import { InMemorySessionStore, type SessionStore } from './session-store.js';
+import { FinishedSessions } from './finished-sessions.js';
 
 export interface StartOptions {
   /** From the x-model-api-key header; kept on the session, never logged. */
@@ -22,6 +23,8 @@ const SESSION_LIMIT_RETRY_AFTER_SECONDS = 5;
 export class SessionManager {
   /** Sessions being started, per project: they hold a slot before they are in the store. */
   private readonly starting = new Map<string, number>();
+  /** Recently ended sessions, for their live page. */
+  private readonly finishedSessions = new FinishedSessions();
 
   constructor(
     private readonly config: CoreConfig,
@@ -47,7 +50,10 @@ export class SessionManager {
         browser,
         config: this.config,
         modelApiKey: opts.modelApiKey || undefined,
-        onStop: (stopped, reason) => this.store.bury(stopped, { projectId: stopped.projectId, reason, endedAt: Date.now() }),
+        onStop: (stopped, reason) => {
+          this.store.bury(stopped, { projectId: stopped.projectId, reason, endedAt: Date.now() });
+          this.finishedSessions.keep(stopped);
+        },
       });
       this.store.add(session);
       return session;
@@ -66,6 +72,11 @@ export class SessionManager {
       throw goneError(tombstone.reason);
     }
     throw new DeckhandError('session_not_found', `Session ${sessionId} not found`);
+  }
+
+  /** A session of this project that ended recently (its history and last look), for its live page. */
+  finished(projectId: string, sessionId: string): Session | undefined {
+    return this.finishedSessions.find(projectId, sessionId);
   }
 
   async end(projectId: string, sessionId: string): Promise<void> {

@@ -9,7 +9,8 @@ export function compatHandlers({ sessions, cdp, live }: RouteDeps): Pick<Handler
       const projectId = c.get('projectId');
       const session = sessions.get(projectId, c.req.valid('param').id);
       const sessionUrl = live.pageUrl(c.req.url, session, projectId);
-      return c.json({ id: session.id, status: 'RUNNING' as const, connectUrl: cdp.urlFor(c.req.url, session, projectId), projectId, sessionUrl }, 200);
+      const debugUrl = live.devtoolsUrl(c.req.url, session, projectId);
+      return c.json({ id: session.id, status: 'RUNNING' as const, connectUrl: cdp.urlFor(c.req.url, session, projectId), projectId, sessionUrl, debugUrl }, 200);
     },
 
     updateBrowserSession: async (c) => {
