@@ -43,7 +43,7 @@ export function apiBackend(o: ResolvedOptions): Backend {
     act: async (body, onLog) => (await live().act(body, call(onLog))).result,
     observe: async (body, onLog) => (await live().observe(body, call(onLog))).result,
     extract: async (body, onLog) => (await live().extract(body, call(onLog))).result,
-    agentExecute: async (body, onLog) => (await live().agentExecute(body, call(onLog))).result,
+    agentExecute: (body, onLog) => live().agentExecute(body, call(onLog)),
     replay: () => live().replay(),
     end: async () => {
       await live().end();

@@ -1,7 +1,7 @@
 // One configured model, ready to answer structured questions: resolution, credentials and the SDK
 // provider are settled once, when an operation starts, so a missing key fails before any work.
 import { resolveCredentials, type KeySources } from './keys.js';
-import { createProviderModel } from './language-model.js';
+import { createProviderModel, type ModelSampling } from './language-model.js';
 import type { ModelCallSite } from './model-error.js';
 import { envPrefix, modelIdentity, type ModelTarget } from './resolve-model.js';
 import { generateStructured, type ModelLog, type StructuredRequest } from './structured.js';
@@ -15,10 +15,10 @@ export interface ModelClient {
   toolStep(request: ToolStepRequest): Promise<ToolStepReply>;
 }
 
-export function createModelClient(named: ModelTarget, sources: KeySources & { log?: ModelLog }): ModelClient {
+export function createModelClient(named: ModelTarget, sources: KeySources & { log?: ModelLog; sampling?: ModelSampling }): ModelClient {
   const target = withEnvBaseURL(named, sources.env);
   const credentials = resolveCredentials(target, sources);
-  const provider = createProviderModel(target, credentials, sources.env);
+  const provider = { ...createProviderModel(target, credentials, sources.env), sampling: sources.sampling };
   const site: ModelCallSite = { provider: target.providerName, modelId: target.modelId, secrets: provider.secrets };
   return {
     identity: modelIdentity(target),

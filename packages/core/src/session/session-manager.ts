@@ -4,6 +4,7 @@ import { openBrowser } from '../browser/open-browser.js';
 import type { CoreConfig } from '../config.js';
 import { DeckhandError } from '../errors.js';
 import { checkModelName } from '../models/resolve-model.js';
+import type { ModelSampling } from '../models/language-model.js';
 import type { StartRequest } from '../types.js';
 import { goneError, Session } from './session.js';
 import { settingsFrom } from '../scope/session-settings.js';
@@ -15,6 +16,8 @@ export interface StartOptions {
   modelApiKey?: string;
   /** Live sessions this project may have at once (the server-wide limit applies as well). */
   projectMaxSessions?: number;
+  /** An in-process caller's temperature and output token limit for the session's model calls. */
+  modelSampling?: ModelSampling;
 }
 
 /** A slot frees only when a client ends a session or one expires, so this is a hint, not a promise. */
@@ -46,7 +49,7 @@ export class SessionManager {
       const browser = await openBrowser(req, projectId, this.config);
       const session = new Session({
         projectId,
-        settings: settingsFrom(req, this.config),
+        settings: { ...settingsFrom(req, this.config), ...(opts.modelSampling && { modelSampling: opts.modelSampling }) },
         browser,
         config: this.config,
         modelApiKey: opts.modelApiKey || undefined,
