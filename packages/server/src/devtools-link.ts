@@ -62,7 +62,12 @@ export function createDevtoolsLinks(sessions: SessionManager, options: { publicU
       try {
         const sessionId = safeDecode(match[1]!);
         const session = sessions.get(redeem(sessionId, url.searchParams.get('ticket') ?? ''), sessionId);
-        return { open: async () => pageChannel(await session.openCdp(), await session.pageTargetId()) };
+        return {
+          open: async () => {
+            const targetId = await session.pageTargetId();
+            return pageChannel(await session.openCdp(), targetId);
+          },
+        };
       } catch (error) {
         return reject(isDeckhandError(error) ? error : new DeckhandError('internal_error', 'Internal error while opening the DevTools connection'));
       }

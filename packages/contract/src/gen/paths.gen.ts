@@ -270,7 +270,7 @@ export interface paths {
         };
         /**
          * Browser session debug URLs
-         * @description The Browserbase-style debug record (DevTools websocket URLs of the session's browser).
+         * @description The Browserbase-style debug record. `debuggerUrl` and `debuggerFullscreenUrl` are the session's DevTools link (`getDevtools`, as `debugUrl`); `wsUrl` is the browser-level DevTools websocket (`connectCdp`).
          */
         get: operations["getBrowserSessionDebug"];
         put?: never;
