@@ -107,6 +107,21 @@ describe('live session page', () => {
     await page.close();
   });
 
+  for (const watched of [false, true]) {
+    it(`a session whose page is frozen still ends (${watched ? 'watched' : 'unwatched'}), and its finished page shows the log`, async () => {
+      const started = await api('start', START_BODY);
+      const { sessionId, sessionUrl } = started.body.data as Record<string, string>;
+      expect((await api(`${sessionId}/navigate`, { url: fixtures.url('freeze.html') })).status).toBe(200);
+      // The click never returns (the page loops in its handler): the page's main thread is stuck.
+      expect([200, 408]).toContain((await api(`${sessionId}/act`, { input: { selector: '#freeze', method: 'click' }, options: { timeout: 1000 } })).status);
+      const token = encodeURIComponent(tokenOf(sessionUrl!));
+      if (watched) await fetch(`${server.url}/v1/sessions/${sessionId}/live/frame?token=${token}`);
+      expect((await api(`${sessionId}/end`, {})).status).toBe(200);
+      const state = await fetch(`${server.url}/v1/sessions/${sessionId}/live/state?token=${token}`);
+      expect(await state.json()).toMatchObject({ ended: 'ended', actions: [{ method: 'navigate' }, { method: 'act' }] });
+    });
+  }
+
   it('a finished session nobody watched shows its final log and has no last picture', async () => {
     const { sessionId, sessionUrl } = await startOnForms();
     expect((await api(`${sessionId}/end`, {})).status).toBe(200);

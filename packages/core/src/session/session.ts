@@ -64,8 +64,8 @@ const GONE_MESSAGES: Record<EndReason, string> = {
 /** A live-page picture that takes longer than this (a frozen page) fails instead of piling up. */
 const LIVE_PICTURE_TIMEOUT_MS = 5_000;
 
-/** The last picture of a watched session, taken as it ends, may hold its end up this long at most. */
-const FINAL_PICTURE_TIMEOUT_MS = 1_000;
+/** A session's last look (title, and picture if watched), taken as it ends, holds its end up this long at most. */
+const FINAL_LOOK_TIMEOUT_MS = 1_000;
 
 /** What the live page shows of a session that has ended: where it was, and its last picture if it was watched. */
 export interface FinalLook {
@@ -312,13 +312,27 @@ export class Session {
     return masked;
   }
 
-  /** The session's last look, taken as it stops while the browser may still be there; a picture only if someone watched. */
+  /**
+   * The session's last look, taken as it stops while the browser may still be there; a picture only if
+   * someone watched. Bounded as a whole: a frozen page (its title needs the page's main thread) gives
+   * up its title and picture rather than hold up the end.
+   */
   async #lookOnce(): Promise<FinalLook> {
     const page = this.#pages.last;
-    if (!page || !this.#browser.isConnected()) return maskSecretsDeep({ url: page?.url() ?? '', title: '' }, this.#secrets.values);
-    const title = await page.title().catch(() => '');
-    const picture = this.#watched ? await jpeg(page, FINAL_PICTURE_TIMEOUT_MS).catch(() => undefined) : undefined;
-    return { ...maskSecretsDeep({ url: page.url(), title }, this.#secrets.values), ...(picture ? { picture } : {}) };
+    const where: FinalLook = maskSecretsDeep({ url: page?.url() ?? '', title: '' }, this.#secrets.values);
+    if (!page || !this.#browser.isConnected()) return where;
+    const look = (async (): Promise<FinalLook> => {
+      const title = await page.title();
+      const picture = this.#watched ? await jpeg(page, FINAL_LOOK_TIMEOUT_MS) : undefined;
+      return { ...maskSecretsDeep({ url: page.url(), title }, this.#secrets.values), ...(picture ? { picture } : {}) };
+    })().catch(() => where);
+    let timer: NodeJS.Timeout | undefined;
+    const givenUp = new Promise<FinalLook>((resolve) => (timer = setTimeout(() => resolve(where), FINAL_LOOK_TIMEOUT_MS)));
+    try {
+      return await Promise.race([look, givenUp]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   #armIdleTimer(): void {
