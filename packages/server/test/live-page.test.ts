@@ -212,6 +212,33 @@ describe('debugUrl', () => {
     expect((await fetch(debugUrl, { redirect: 'manual' })).status).toBe(410);
   });
 
+  it('passes through the child sessions the front end attaches itself (an out-of-process iframe)', async () => {
+    const { sessionId, debugUrl } = await startOnForms();
+    expect((await api(`${sessionId}/navigate`, { url: fixtures.url('cross-iframe.html') })).status).toBe(200);
+    const socket = await openSocket((await frontEnd(debugUrl)).socketUrl);
+    if (typeof socket === 'number') throw new Error(`refused with ${socket}`);
+    const attached = new Promise<any>((resolve) =>
+      socket.on('message', (data: Buffer) => {
+        const message = JSON.parse(data.toString());
+        if (message.method === 'Target.attachedToTarget' && message.params.targetInfo.type === 'iframe') resolve(message);
+      }),
+    );
+    await command(socket, 1, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
+    const child = await attached;
+    // The event came on the page connection itself (no sessionId), naming the child's own session.
+    expect(child.sessionId).toBeUndefined();
+    const inFrame = await new Promise<any>((resolve) => {
+      socket.on('message', (data: Buffer) => {
+        const message = JSON.parse(data.toString());
+        if (message.id === 2) resolve(message);
+      });
+      socket.send(JSON.stringify({ id: 2, sessionId: child.params.sessionId, method: 'Runtime.evaluate', params: { expression: 'location.href', returnByValue: true } }));
+    });
+    expect(inFrame).toMatchObject({ sessionId: child.params.sessionId, result: { result: { value: `${fixtures.crossOrigin}/frame-inner.html` } } });
+    socket.close();
+    await api(`${sessionId}/end`, {});
+  });
+
   it('refuses a wrong token, another session\'s, the view and CDP tokens, and a token in place of a ticket', async () => {
     const mine = await startOnForms();
     const theirs = await startOnForms('other-key');
