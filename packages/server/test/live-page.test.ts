@@ -122,6 +122,16 @@ describe('live session page', () => {
     });
   }
 
+  it('a picture or state the end overtakes answers from the last look, never a 500', async () => {
+    const { sessionId, sessionUrl } = await startOnForms();
+    const token = encodeURIComponent(tokenOf(sessionUrl));
+    const base = `${server.url}/v1/sessions/${sessionId}/live`;
+    await fetch(`${base}/frame?token=${token}`);
+    const reads = Array.from({ length: 6 }, (_, i) => fetch(`${base}/${i % 2 ? 'state' : 'frame'}?token=${token}`).then((r) => r.status));
+    expect((await api(`${sessionId}/end`, {})).status).toBe(200);
+    expect(await Promise.all(reads)).toEqual([200, 200, 200, 200, 200, 200]);
+  });
+
   it('a finished session nobody watched shows its final log and has no last picture', async () => {
     const { sessionId, sessionUrl } = await startOnForms();
     expect((await api(`${sessionId}/end`, {})).status).toBe(200);
