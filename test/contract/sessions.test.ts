@@ -105,9 +105,11 @@ describe('sessions', () => {
     const reply = await ctx.api.call('startSession', { body: START_BODY });
     const id = reply.body.data.sessionId;
     const record = await ctx.api.call('getBrowserSession', { id });
-    expect(record.body).toMatchObject({ id, status: 'RUNNING', connectUrl: reply.body.data.cdpUrl });
+    expect(record.body).toMatchObject({ id, status: 'RUNNING', connectUrl: reply.body.data.cdpUrl, debugUrl: reply.body.data.debugUrl });
     const debug = await ctx.api.call('getBrowserSessionDebug', { id });
     expect(debug.body.wsUrl).toBe(reply.body.data.cdpUrl);
+    // The front end is the debugUrl link (it redirects to one); the websocket is the relay.
+    expect(debug.body).toMatchObject({ debuggerUrl: reply.body.data.debugUrl, debuggerFullscreenUrl: reply.body.data.debugUrl });
     const released = await ctx.api.call('updateBrowserSession', { id, body: { status: 'REQUEST_RELEASE' } });
     expect(released.body).toMatchObject({ id, status: 'COMPLETED' });
     expectError(await ctx.api.call('getBrowserSession', { id }), 410, 'session_gone');

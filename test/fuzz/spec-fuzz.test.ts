@@ -42,10 +42,11 @@ const BUDGET: Record<EndpointId, { valid: number; broken: number }> = {
   getLivePage: { valid: 5, broken: 60 },
   getLiveState: { valid: 5, broken: 60 },
   getLiveFrame: { valid: 5, broken: 60 },
+  getDevtools: { valid: 5, broken: 60 },
 };
 
 /** Operations whose token rides in the query string. */
-const TOKEN_IN_QUERY = new Set(['connectCdp', 'getLivePage', 'getLiveState', 'getLiveFrame']);
+const TOKEN_IN_QUERY = new Set(['connectCdp', 'getLivePage', 'getLiveState', 'getLiveFrame', 'getDevtools']);
 
 /** Per-operation 5xx answers the contract gives a reason for (an unreachable upstream or capability). */
 const UPSTREAM_CODES: Record<string, string[]> = {

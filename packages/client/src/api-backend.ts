@@ -20,8 +20,8 @@ export function apiBackend(o: ResolvedOptions): Backend {
         const { data, error, response } = await api.ops.getBrowserSession(o.browserbaseSessionID);
         if (!response.ok) throw new DeckhandApiError(response.status, error as never, response.headers.get('x-request-id') ?? undefined);
         session = api.session(o.browserbaseSessionID);
-        const found = data as unknown as { connectUrl: string; sessionUrl?: string };
-        return { sessionId: session.id, cdpUrl: found.connectUrl, sessionUrl: found.sessionUrl ?? '', debugUrl: found.connectUrl };
+        const found = data as unknown as { connectUrl: string; sessionUrl?: string; debugUrl?: string };
+        return { sessionId: session.id, cdpUrl: found.connectUrl, sessionUrl: found.sessionUrl ?? '', debugUrl: found.debugUrl ?? '' };
       }
       const started = await api.start({
         modelName: o.modelName,
@@ -43,7 +43,7 @@ export function apiBackend(o: ResolvedOptions): Backend {
     act: async (body, onLog) => (await live().act(body, call(onLog))).result,
     observe: async (body, onLog) => (await live().observe(body, call(onLog))).result,
     extract: async (body, onLog) => (await live().extract(body, call(onLog))).result,
-    agentExecute: async (body, onLog) => (await live().agentExecute(body, call(onLog))).result,
+    agentExecute: (body, onLog) => live().agentExecute(body, call(onLog)),
     replay: () => live().replay(),
     end: async () => {
       await live().end();

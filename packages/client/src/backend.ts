@@ -20,7 +20,8 @@ export interface Backend {
   act(body: Schemas['ActRequest'], onLog: OnLog): Promise<Schemas['ActResponse']['data']['result']>;
   observe(body: Schemas['ObserveRequest'], onLog: OnLog): Promise<Schemas['ObserveResponse']['data']['result']>;
   extract(body: Schemas['ExtractRequest'], onLog: OnLog): Promise<Schemas['ExtractResponse']['data']['result']>;
-  agentExecute(body: Schemas['AgentExecuteRequest'], onLog: OnLog): Promise<Schemas['AgentExecuteResultOutput']['result']>;
+  /** The run's result, with the cache entry a server handed back for it (API mode, when caching). */
+  agentExecute(body: Schemas['AgentExecuteRequest'], onLog: OnLog): Promise<Schemas['AgentExecuteResultOutput']>;
   replay(): Promise<Schemas['ReplayResponse']['data']>;
   end(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { attachedBackend } from './attached-backend';
 import type { Backend, OnLog, Started } from './backend';
 import { DeckhandApiError } from './errors';
 import { localBackend } from './local-backend';
+import { keepAgentCacheEntry } from './agent-cache';
 import { InferenceLog } from './inference-log';
 import { createLogSink, type LogSink } from './log-sink';
 import { metricsOf, type DeckhandMetrics } from './metrics';
@@ -15,9 +16,9 @@ import { Secrets } from './secrets';
 type Schemas = components['schemas'];
 
 export interface InitResult {
-  /** Where to debug the session: the server's token-checked DevTools (CDP) endpoint. */
+  /** A DevTools front end on the session's page (open it in a browser); '' in env LOCAL (no server). */
   debugUrl: string;
-  /** A page a person opens to watch the session live. */
+  /** A page a person opens to watch the session live (and its replay once ended); '' in env LOCAL. */
   sessionUrl: string;
   sessionId: string;
 }
@@ -48,6 +49,10 @@ export class Deckhand {
     this.secrets.add(this.options.modelClientOptions?.apiKey);
     this.log = createLogSink(this.options.verbose, this.options.logger, this.secrets);
     if (this.options.logInferenceToFile) this.inferenceLog = new InferenceLog(this.options.inferenceLogDir, this.secrets);
+    const { temperature, maxTokens } = this.options.modelClientOptions ?? {};
+    if (this.options.useAPI && (temperature !== undefined || maxTokens !== undefined)) {
+      this.log({ category: 'init', message: 'modelClientOptions.temperature and maxTokens apply to model calls made in this process (useAPI: false or env LOCAL); the API has no place for them', level: 1 });
+    }
     this.backend = this.options.env === 'LOCAL' ? localBackend(this.options) : this.options.useAPI ? apiBackend(this.options) : attachedBackend(this.options);
   }
 
@@ -66,7 +71,7 @@ export class Deckhand {
   /** Browser-level DevTools websocket for Playwright's `chromium.connectOverCDP(cdpUrl)`. */
   get cdpUrl(): string {
     const { cdpUrl } = this.live();
-    if (!cdpUrl) throw new Error(`env ${this.options.env} has no CDP URL yet: its browser listens on no port`);
+    if (!cdpUrl) throw new Error('this session has no CDP URL');
     return cdpUrl;
   }
 
@@ -107,7 +112,14 @@ export class Deckhand {
         const executeOptions = typeof options === 'string' ? { instruction: options } : options;
         this.secrets.addVariables(executeOptions.variables as Record<string, unknown> | undefined);
         const body: Schemas['AgentExecuteRequest'] = { agentConfig: config, executeOptions, shouldCache: this.options.enableCaching };
-        return this.call('agentExecute', body, (onLog) => this.backend.agentExecute(body, onLog));
+        return this.call('agentExecute', body, async (onLog) => {
+          const { result, cacheEntry } = await this.backend.agentExecute(body, onLog);
+          if (cacheEntry && this.options.enableCaching) {
+            const file = await keepAgentCacheEntry(this.options.cacheDir, cacheEntry, this.secrets);
+            this.log({ category: 'cache', message: file ? `agent cache entry kept in ${file}` : 'agent cache entry not kept: its key is not a file name', level: 2 });
+          }
+          return result;
+        });
       },
     };
   }

@@ -7,20 +7,25 @@ import type { ResolvedOptions } from './options';
 /** The project every local session belongs to (the core keys sessions by project). */
 const LOCAL_PROJECT = 'local';
 
+type Core = typeof import('@deckhand/core');
+
 /**
  * `cdpUrl`, when given, names the browser to attach to (a server session's CDP relay, for
  * useAPI: false); otherwise a local Chromium is launched.
  */
 export function localBackend(o: ResolvedOptions, cdpUrl?: () => string | undefined): Backend {
-  let core: { manager: import('@deckhand/core').SessionManager; session: import('@deckhand/core').Session } | undefined;
+  let core: { manager: import('@deckhand/core').SessionManager; session: import('@deckhand/core').Session; endpoint?: import('@deckhand/core').PrivateCdpEndpoint } | undefined;
   const live = () => core!.session;
   const ctx = (onLog: OnLog) => ({ signal: new AbortController().signal, log: onLog, modelApiKey: o.modelClientOptions?.apiKey });
+  const { temperature, maxTokens } = o.modelClientOptions ?? {};
+  const modelSampling = temperature === undefined && maxTokens === undefined ? undefined : { temperature, maxOutputTokens: maxTokens };
 
   return {
     async start(): Promise<Started> {
-      const { createSessionManager, loadCoreConfigFromEnv } = await import('@deckhand/core');
+      const { createSessionManager, loadCoreConfigFromEnv, servePrivateCdp }: Core = await import('@deckhand/core');
       // One developer on their own machine: loopback and private networks are reachable.
-      const manager = createSessionManager({ ...loadCoreConfigFromEnv(process.env, { shared: false }), cacheDir: o.enableCaching ? '.deckhand/cache' : '' });
+      const manager = createSessionManager({ ...loadCoreConfigFromEnv(process.env, { shared: false }), cacheDir: o.enableCaching ? o.cacheDir : '' });
+      const attachTo = cdpUrl?.();
       const session = await manager.start(
         LOCAL_PROJECT,
         {
@@ -32,21 +37,28 @@ export function localBackend(o: ResolvedOptions, cdpUrl?: () => string | undefin
           experimental: o.experimental,
           actTimeoutMs: o.actTimeoutMs,
           enableCaching: o.enableCaching,
-          browser: cdpUrl?.() ? { type: 'local', cdpUrl: cdpUrl()! } : { type: 'local', launchOptions: o.localBrowserLaunchOptions ?? { headless: true } },
+          browser: attachTo ? { type: 'local', cdpUrl: attachTo } : { type: 'local', launchOptions: o.localBrowserLaunchOptions ?? { headless: true } },
         },
-        { modelApiKey: o.modelClientOptions?.apiKey },
+        { modelApiKey: o.modelClientOptions?.apiKey, modelSampling },
       );
-      core = { manager, session };
-      // The browser listens on no port (DevTools runs over a pipe): there is no URL to hand out yet.
-      return { sessionId: session.id, sessionUrl: '', debugUrl: '' };
+      if (attachTo) {
+        core = { manager, session };
+        return { sessionId: session.id, sessionUrl: '', debugUrl: '' };
+      }
+      // The local browser listens on no port: Playwright gets a websocket on a unix socket only this
+      // user can reach. A live page and DevTools link would need an HTTP server, which LOCAL has none of.
+      const endpoint = await servePrivateCdp(() => session.openCdp());
+      core = { manager, session, endpoint };
+      return { sessionId: session.id, cdpUrl: endpoint.url, sessionUrl: '', debugUrl: '' };
     },
     navigate: (body, onLog) => live().navigate(body, ctx(onLog)) as never,
     act: (body, onLog) => live().act(body, ctx(onLog)) as never,
     observe: (body, onLog) => live().observe(body, ctx(onLog)) as never,
     extract: (body, onLog) => live().extract(body, ctx(onLog)) as never,
-    agentExecute: (body, onLog) => live().agentExecute(body, ctx(onLog)) as never,
+    agentExecute: async (body, onLog) => ({ result: (await live().agentExecute(body, ctx(onLog))) as never }),
     replay: async () => live().replay() as never,
     end: async () => {
+      await core!.endpoint?.close();
       await core!.manager.end(LOCAL_PROJECT, live().id);
     },
   };

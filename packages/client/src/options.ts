@@ -12,7 +12,9 @@ export interface ModelClientOptions {
   baseURL?: string;
   /** Python-style spelling of baseURL. */
   api_base?: string;
+  /** Sampling temperature of every model call made in this process (useAPI: false, env LOCAL); the API has no place for it. */
   temperature?: number;
+  /** Output token limit of every model call made in this process (useAPI: false, env LOCAL); the API has no place for it. */
   maxTokens?: number;
   [key: string]: unknown;
 }
@@ -37,7 +39,10 @@ export interface DeckhandOptions {
   /** An AI SDK language model, used in-process; needs useAPI: false or env 'LOCAL'. */
   llmClient?: unknown;
   modelClientOptions?: ModelClientOptions;
+  /** Keep act and agent cache entries in `cacheDir` (default true). */
   enableCaching?: boolean;
+  /** Where cache entries are kept: the in-process core's act cache, and agent entries under `agent/`; `.deckhand/cache` by default. */
+  cacheDir?: string;
   verbose?: 0 | 1 | 2;
   /** Receives every log line at or below `verbose` (instead of the console). */
   logger?: (line: LogLine) => void;
@@ -62,9 +67,10 @@ export interface DeckhandOptions {
 }
 
 /** The options after defaults and environment fallbacks, as the modes use them. */
-export interface ResolvedOptions extends Omit<DeckhandOptions, 'verbose' | 'enableCaching' | 'domSettleTimeoutMs' | 'useAPI' | 'modelName' | 'experimental' | 'waitForCaptchaSolves' | 'disablePino' | 'logInferenceToFile' | 'streaming'> {
+export interface ResolvedOptions extends Omit<DeckhandOptions, 'verbose' | 'enableCaching' | 'cacheDir' | 'domSettleTimeoutMs' | 'useAPI' | 'modelName' | 'experimental' | 'waitForCaptchaSolves' | 'disablePino' | 'logInferenceToFile' | 'streaming'> {
   verbose: 0 | 1 | 2;
   enableCaching: boolean;
+  cacheDir: string;
   domSettleTimeoutMs: number;
   useAPI: boolean;
   modelName: string;
@@ -81,6 +87,7 @@ export interface ResolvedOptions extends Omit<DeckhandOptions, 'verbose' | 'enab
 export const DEFAULTS = {
   verbose: 1,
   enableCaching: true,
+  cacheDir: '.deckhand/cache',
   domSettleTimeoutMs: 10_000,
   useAPI: true,
   modelName: 'builtin/offline',
@@ -147,6 +154,15 @@ export function resolveOptions(options: DeckhandOptions, env: Record<string, str
   const baseOption = options.baseURL !== undefined ? 'baseURL' : env.DECKHAND_API_URL !== undefined ? 'DECKHAND_API_URL' : 'STAGEHAND_API_URL';
   const model = options.modelClientOptions;
   if (model !== undefined && (model === null || typeof model !== 'object')) throw new DeckhandOptionsError('modelClientOptions', 'must be an object');
+  if (model?.temperature !== undefined && !(typeof model.temperature === 'number' && Number.isFinite(model.temperature) && model.temperature >= 0)) {
+    throw new DeckhandOptionsError('modelClientOptions.temperature', 'must be a number, 0 or more');
+  }
+  if (model?.maxTokens !== undefined && !(Number.isInteger(model.maxTokens) && model.maxTokens > 0)) {
+    throw new DeckhandOptionsError('modelClientOptions.maxTokens', 'must be a whole number of tokens, 1 or more');
+  }
+  if (options.cacheDir !== undefined && (typeof options.cacheDir !== 'string' || options.cacheDir === '')) {
+    throw new DeckhandOptionsError('cacheDir', 'must be a directory path');
+  }
   const modelBaseURL = model?.baseURL ?? model?.api_base;
   if (modelBaseURL !== undefined) apiRoot(modelBaseURL, 'modelClientOptions.baseURL');
 
@@ -156,6 +172,7 @@ export function resolveOptions(options: DeckhandOptions, env: Record<string, str
     projectId: options.projectId ?? env.DECKHAND_PROJECT_ID ?? env.BROWSERBASE_PROJECT_ID,
     verbose: options.verbose ?? DEFAULTS.verbose,
     enableCaching: options.enableCaching ?? DEFAULTS.enableCaching,
+    cacheDir: options.cacheDir ?? DEFAULTS.cacheDir,
     domSettleTimeoutMs: options.domSettleTimeoutMs ?? DEFAULTS.domSettleTimeoutMs,
     useAPI: options.env === 'LOCAL' ? false : useAPI,
     modelName: options.modelName ?? DEFAULTS.modelName,

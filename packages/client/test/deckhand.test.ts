@@ -2,6 +2,8 @@
 // and the loopback model server: options checked at construction, init, every method, metrics, the
 // CDP URL for Playwright, logging by verbosity, the inference file with secrets masked, close.
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -68,6 +70,9 @@ describe('options', () => {
       [{ env: 'LOCAL', llmClient: {} }, 'llmClient'],
       [{ env: 'LOCAL', waitForCaptchaSolves: true }, 'waitForCaptchaSolves'],
       [{ env: 'LOCAL', browserbaseSessionID: 'abc' }, 'browserbaseSessionID'],
+      [{ env: 'LOCAL', modelClientOptions: { temperature: -1 } }, 'modelClientOptions.temperature'],
+      [{ env: 'LOCAL', modelClientOptions: { maxTokens: 1.5 } }, 'modelClientOptions.maxTokens'],
+      [{ env: 'LOCAL', cacheDir: '' }, 'cacheDir'],
     ];
     withEnv(noKeyEnv, () => {
       for (const [options, option] of cases) {
@@ -118,7 +123,7 @@ describe('API mode', () => {
     expect(init).toEqual({ sessionId: expect.any(String), sessionUrl: expect.any(String), debugUrl: expect.any(String) });
     expect(client.sessionId).toBe(init.sessionId);
     expect(init.sessionUrl).toMatch(new RegExp(`^${server.url}/v1/sessions/${init.sessionId}/live\\?token=`));
-    expect(init.debugUrl).toBe(client.cdpUrl);
+    expect(init.debugUrl).toMatch(new RegExp(`^${server.url}/v1/sessions/${init.sessionId}/devtools\\?token=`));
     expect((await fetch(init.sessionUrl)).status).toBe(200);
 
     const navigated = await client.goto(fixtures.url('forms.html'));
@@ -143,13 +148,16 @@ describe('API mode', () => {
     expect(replay.status).toBe(410);
   });
 
-  it('sums model tokens per method from the modelClientOptions model, its key sent as x-model-api-key', async () => {
-    const client = remote({ modelName: 'openai/gpt-4.1-mini', modelClientOptions: { apiKey: 'sk-client-model-key', baseURL: `${model.url}/v1` } });
+  it('sums model tokens per method from the modelClientOptions model, its key sent as x-model-api-key; temperature and maxTokens stay here', async () => {
+    const client = remote({ modelName: 'openai/gpt-4.1-mini', modelClientOptions: { apiKey: 'sk-client-model-key', baseURL: `${model.url}/v1`, temperature: 0.25, maxTokens: 77 } });
     await client.init();
     await client.goto(fixtures.url('forms.html'));
     model.script({ json: { extraction: 'Sign up' }, usage: { input: 11, output: 7 } });
     expect(await client.extract('the heading')).toEqual({ extraction: 'Sign up' });
     expect(model.requests.at(-1)!.headers.authorization).toBe('Bearer sk-client-model-key');
+    // The API has no place for them: the server's call uses the provider's defaults.
+    expect(model.requests.at(-1)!.body).not.toHaveProperty('temperature');
+    expect(model.requests.at(-1)!.body).not.toHaveProperty('max_output_tokens');
     const metrics = await client.metrics;
     expect(metrics).toMatchObject({ extractPromptTokens: 11, extractCompletionTokens: 7, totalPromptTokens: 11, actPromptTokens: 0 });
     await client.close();
@@ -177,6 +185,7 @@ describe('API mode', () => {
     const resumed = await second.init();
     expect(resumed.sessionId).toBe(sessionId);
     expect((await fetch(resumed.sessionUrl)).status).toBe(200);
+    expect((await fetch(resumed.debugUrl, { redirect: 'manual' })).status).toBe(302);
     expect(await second.extract(undefined, undefined, { selector: 'h1' })).toEqual({ pageText: 'Sign up' });
     await second.close();
     await expect(remote({ browserbaseSessionID: 'no-such-session' }).init()).rejects.toMatchObject({ status: 404 });
@@ -262,13 +271,14 @@ describe('one scenario, every mode built so far', () => {
   }
 
   it('useAPI false: the server starts the browser, the operations and the model calls run here, the model key stays here', async () => {
-    const client = remote({ useAPI: false, modelName: 'openai/gpt-4.1-mini', modelClientOptions: { apiKey: 'sk-stays-in-client', baseURL: `${model.url}/v1` } });
+    const client = remote({ useAPI: false, modelName: 'openai/gpt-4.1-mini', modelClientOptions: { apiKey: 'sk-stays-in-client', baseURL: `${model.url}/v1`, temperature: 0.25, maxTokens: 77 } });
     const { sessionId, sessionUrl } = await client.init();
     expect((await fetch(sessionUrl)).status).toBe(200);
     await client.goto(fixtures.url('forms.html'));
     model.script({ json: { extraction: 'Sign up' }, usage: { input: 5, output: 3 } });
     expect(await client.extract('the heading')).toEqual({ extraction: 'Sign up' });
     expect(model.requests.at(-1)!.headers.authorization).toBe('Bearer sk-stays-in-client');
+    expect(model.requests.at(-1)!.body).toMatchObject({ temperature: 0.25, max_output_tokens: 77 });
     expect(await client.metrics).toMatchObject({ extractPromptTokens: 5, extractCompletionTokens: 3 });
     // The server drove nothing itself (its record is empty) and never saw the model key.
     const replay = await fetch(`${server.url}/v1/sessions/${sessionId}/replay`, { headers: { 'x-bb-api-key': KEY } });
@@ -278,10 +288,94 @@ describe('one scenario, every mode built so far', () => {
     expect((await fetch(`${server.url}/v1/sessions/${sessionId}/replay`, { headers: { 'x-bb-api-key': KEY } })).status).toBe(410);
   });
 
-  it('LOCAL has no server: no live page and no CDP URL yet', async () => {
+  it('LOCAL has no server, so no live page or DevTools link; Playwright gets the local browser on a private unix socket', async () => {
     const client = new Deckhand({ env: 'LOCAL', verbose: 0, enableCaching: false });
     expect(await client.init()).toEqual({ sessionId: expect.any(String), sessionUrl: '', debugUrl: '' });
-    expect(() => client.cdpUrl).toThrow(/no CDP URL/);
+    expect(client.cdpUrl).toMatch(/^ws\+unix:\/\/\/.+:\/devtools\/browser\/[0-9a-f-]+$/);
+    await client.goto(fixtures.url('forms.html'));
+    const browser = await chromium.connectOverCDP(client.cdpUrl);
+    try {
+      expect(await browser.contexts()[0]!.pages()[0]!.title()).toBe('Forms');
+    } finally {
+      await browser.close();
+    }
     await client.close();
+  });
+
+  it('LOCAL honours temperature and maxTokens in its model calls', async () => {
+    const client = new Deckhand({
+      env: 'LOCAL',
+      verbose: 0,
+      enableCaching: false,
+      modelName: 'openai/gpt-4.1-mini',
+      modelClientOptions: { apiKey: 'sk-local', baseURL: `${model.url}/v1`, temperature: 0, maxTokens: 5 },
+    });
+    await client.init();
+    await client.goto(fixtures.url('forms.html'));
+    model.script({ json: { extraction: 'Sign up' } });
+    expect(await client.extract('the heading')).toEqual({ extraction: 'Sign up' });
+    expect(model.requests.at(-1)!.body).toMatchObject({ temperature: 0, max_output_tokens: 5 });
+    await client.close();
+  });
+});
+
+describe('enableCaching', () => {
+  /**
+   * A relay in front of the real server that adds a cacheEntry to agentExecute answers, as a server
+   * with the agent cache hands them back (the entry is opaque to the client).
+   */
+  async function serverWithCacheEntries(cacheKey: string) {
+    const relay = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name))) as Record<string, string>;
+      const upstream = await fetch(server.url + req.url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+      let text = await upstream.text();
+      if (req.url!.endsWith('/agentExecute') && upstream.ok) {
+        const answer = JSON.parse(text);
+        answer.data.cacheEntry = { cacheKey, entry: { steps: [{ click: '#go' }], typed: 'hunter2-secret' } };
+        text = JSON.stringify(answer);
+      }
+      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(text);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(relay.address() as AddressInfo).port}`, close: () => new Promise((resolve) => relay.close(resolve)) };
+  }
+
+  it('keeps the agent cache entry a server hands back as <cacheDir>/agent/<cacheKey>.json, secrets masked; not when caching is off', async () => {
+    const relay = await serverWithCacheEntries('0f'.repeat(32));
+    const cacheDir = await mkdtemp(join(tmpdir(), 'deckhand-client-cache-'));
+    const run = async (enableCaching: boolean) => {
+      const client = remote({ baseURL: relay.url, streaming: false, enableCaching, cacheDir });
+      await client.init();
+      await client.goto(fixtures.url('forms.html'));
+      await client.agent().execute({ instruction: 'type %pw% into Password', variables: { pw: 'hunter2-secret' } });
+      await client.close();
+    };
+    try {
+      await run(false);
+      await expect(readdir(join(cacheDir, 'agent'))).rejects.toThrow();
+      await run(true);
+      expect(await readdir(join(cacheDir, 'agent'))).toEqual([`${'0f'.repeat(32)}.json`]);
+      const kept = await readFile(join(cacheDir, 'agent', `${'0f'.repeat(32)}.json`), 'utf8');
+      expect(JSON.parse(kept)).toEqual({ steps: [{ click: '#go' }], typed: '••••' });
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('writes no file for a key that is not a file name', async () => {
+    const relay = await serverWithCacheEntries('../../escape');
+    const cacheDir = await mkdtemp(join(tmpdir(), 'deckhand-client-cache-'));
+    try {
+      const client = remote({ baseURL: relay.url, streaming: false, cacheDir });
+      await client.init();
+      await client.goto(fixtures.url('forms.html'));
+      await client.agent().execute('click the Go button');
+      await client.close();
+      expect(await readdir(cacheDir)).toEqual([]);
+    } finally {
+      await relay.close();
+    }
   });
 });

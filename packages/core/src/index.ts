@@ -6,7 +6,7 @@ export { defineTool, type Tool } from './tools/tool.js';
 export { PAGE_TOOLS, actTool, extractTool, navigateTool, observeTool } from './tools/page-tools.js';
 export { findChromium } from './browser/chromium-path.js';
 export type { CdpChannel } from './browser/cdp-mux.js';
-export { bridgeWebSocket, CdpRelay, type RelaySocket } from './browser/cdp-websocket.js';
+export { bridgeWebSocket, CdpRelay, servePrivateCdp, type PrivateCdpEndpoint, type RelaySocket } from './browser/cdp-websocket.js';
 export { DEFAULT_CORE_CONFIG, envInteger, loadCoreConfigFromEnv, type CoreConfig, type ServiceMode } from './config.js';
 export { DEFAULT_MODEL, type ModelConfig, type ModelEnv } from './models/index.js';
 export { DeckhandError, ERROR_STATUS, firstLine, isDeckhandError, type ErrorCode, type ValidationIssue } from './errors.js';

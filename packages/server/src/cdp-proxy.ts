@@ -63,7 +63,7 @@ export function createCdpProxy(sessions: SessionManager, options: CdpProxyOption
 }
 
 /** A malformed escape is left as it is (and then matches no session) rather than thrown. */
-function safeDecode(piece: string): string {
+export function safeDecode(piece: string): string {
   try {
     return decodeURIComponent(piece);
   } catch {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createSessionManager, findChromium, loadCoreConfigFromEnv } from '@deckhand/core';
 import { createApp } from './app';
 import { createCdpProxy } from './cdp-proxy';
+import { createDevtoolsLinks } from './devtools-link';
 import { createLiveTokens } from './live-tokens';
 import { loadServerConfig } from './config';
 import { createLogger } from './logger';
@@ -38,9 +39,10 @@ export async function startServer(
   };
   const cdp = createCdpProxy(sessions, { publicUrl: config.publicUrl });
   const live = createLiveTokens({ publicUrl: config.publicUrl });
+  const devtools = createDevtoolsLinks(sessions, { publicUrl: config.publicUrl });
   const mcp = createHostedMcp(sessions, config, logger);
-  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, mcp });
-  const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: cdp.route });
+  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp });
+  const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: (path) => devtools.route(path) ?? cdp.route(path) });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;
   if (config.apiKeys.size === 0) {

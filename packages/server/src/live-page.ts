@@ -1,7 +1,8 @@
 // The live session page's HTML: one self-contained page that polls live/frame (a JPEG) and live/state
 // (address, title, operations) next to itself, with the token of its own URL. It never embeds the token
 // or anything of the session in the markup (page content reaches it only as JSON and is set as text),
-// and its script and style run under a per-response nonce.
+// and its script and style run under a per-response nonce. Once the state says the session ended, it
+// shows that final state and last picture once and stops polling (the replay of a finished session).
 export const LIVE_FRAME_INTERVAL_MS = 500;
 const STATE_INTERVAL_MS = 1_000;
 
@@ -44,18 +45,24 @@ export function renderLivePage(nonce: string): string {
     $('status').textContent = text;
     $('status').className = 'ended';
   }
+  async function show(res) {
+    const old = $('screen').src;
+    $('screen').src = URL.createObjectURL(await res.blob());
+    if (old.startsWith('blob:')) URL.revokeObjectURL(old);
+  }
   async function frame() {
     if (ended) return;
     try {
       const res = await fetch('live/frame' + q, { cache: 'no-store' });
-      if (res.status === 410 || res.status === 404) return end('session ended');
-      if (res.ok) {
-        const old = $('screen').src;
-        $('screen').src = URL.createObjectURL(await res.blob());
-        if (old.startsWith('blob:')) URL.revokeObjectURL(old);
-      }
+      // No picture any more: the state poll says why (and shows a finished session's log).
+      if (ended || res.status === 410 || res.status === 404) return;
+      if (res.ok) await show(res);
     } catch {}
     setTimeout(frame, ${LIVE_FRAME_INTERVAL_MS});
+  }
+  async function lastFrame() {
+    const res = await fetch('live/frame' + q, { cache: 'no-store' }).catch(() => undefined);
+    if (res && res.ok) await show(res);
   }
   function what(action) {
     const p = action.parameters || {};
@@ -94,6 +101,10 @@ export function renderLivePage(nonce: string): string {
         $('title').textContent = s.title;
         $('pages').textContent = s.pages + (s.pages === 1 ? ' tab' : ' tabs');
         $('log').replaceChildren(...s.actions.map(row));
+        if (s.ended) {
+          end(s.ended === 'ended' ? 'session ended' : 'session ' + s.ended);
+          return lastFrame();
+        }
       }
     } catch {}
     setTimeout(state, ${STATE_INTERVAL_MS});

@@ -27,6 +27,7 @@ export function bindEndpoints(client: ApiClient) {
     getLivePage: (id: string, query: Query<'/v1/sessions/{id}/live', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live', { params: { path: { id }, query }, ...init } as never),
     getLiveState: (id: string, query: Query<'/v1/sessions/{id}/live/state', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live/state', { params: { path: { id }, query }, ...init } as never),
     getLiveFrame: (id: string, query: Query<'/v1/sessions/{id}/live/frame', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live/frame', { params: { path: { id }, query }, ...init } as never),
+    getDevtools: (id: string, query: Query<'/v1/sessions/{id}/devtools', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/devtools', { params: { path: { id }, query }, ...init } as never),
   };
 }
 

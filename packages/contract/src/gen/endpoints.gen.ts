@@ -19,6 +19,7 @@ export const endpoints = {
   getLivePage: { method: 'get', path: '/v1/sessions/{id}/live', streams: false, websocket: false, public: true },
   getLiveState: { method: 'get', path: '/v1/sessions/{id}/live/state', streams: false, websocket: false, public: true },
   getLiveFrame: { method: 'get', path: '/v1/sessions/{id}/live/frame', streams: false, websocket: false, public: true },
+  getDevtools: { method: 'get', path: '/v1/sessions/{id}/devtools', streams: false, websocket: false, public: true },
 } as const;
 
 export type EndpointId = keyof typeof endpoints;

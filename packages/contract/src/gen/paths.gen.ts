@@ -270,7 +270,7 @@ export interface paths {
         };
         /**
          * Browser session debug URLs
-         * @description The Browserbase-style debug record (DevTools websocket URLs of the session's browser).
+         * @description The Browserbase-style debug record. `debuggerUrl` and `debuggerFullscreenUrl` are the session's DevTools link (`getDevtools`, as `debugUrl`); `wsUrl` is the browser-level DevTools websocket (`connectCdp`).
          */
         get: operations["getBrowserSessionDebug"];
         put?: never;
@@ -319,6 +319,8 @@ export interface paths {
          *     about twice a second), its address and title, and the log of operations as it grows. Start
          *     replies hand out this URL as `sessionUrl`. The `token` is bound to the session and its
          *     project and grants viewing only (it opens no DevTools connection); it needs no API key.
+         *     Once the session has ended, the page shows its final log and last picture (see
+         *     `getLiveState`).
          */
         get: operations["getLivePage"];
         put?: never;
@@ -340,6 +342,9 @@ export interface paths {
          * What the live page shows, as JSON
          * @description The active page's address and title, the number of open pages, and the session's operations
          *     so far (as in replay: variables by name only, secrets masked). The live page polls it.
+         *     After the session ends it keeps answering for the server's 32 most recently ended sessions,
+         *     with `ended` set: the last address and title and the whole log (the replay of a finished
+         *     session); older ones are 410.
          */
         get: operations["getLiveState"];
         put?: never;
@@ -359,9 +364,40 @@ export interface paths {
         };
         /**
          * A picture of the active page, now
-         * @description A JPEG screenshot of the session's active page (its viewport), taken outside the operation queue and recorded nowhere.
+         * @description A JPEG screenshot of the session's active page (its viewport), taken outside the operation
+         *     queue and recorded nowhere. After the session ends: its last picture, taken as it ended if
+         *     someone was watching (410 if there is none).
          */
         get: operations["getLiveFrame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/devtools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A DevTools front end on the session's page (debugUrl)
+         * @description The link start replies hand out as `debugUrl`: it answers 302 to the hosted Chrome DevTools
+         *     front end of the session browser's own revision
+         *     (`https://chrome-devtools-frontend.appspot.com/serve_rev/@<revision>/inspector.html`), with its
+         *     `ws` (or `wss` behind TLS) parameter set to this same path with a one-time `ticket`. A
+         *     WebSocket upgrade of `/v1/sessions/{id}/devtools?ticket=…` becomes a page-level DevTools
+         *     connection to the session's active page (as Chromium's `/devtools/page/<id>` would be); a
+         *     ticket opens one connection within a minute of the redirect, so the long-lived `token` never
+         *     travels to the front end's host. The `token` grants control of the page (not only viewing):
+         *     share `debugUrl` as you would `cdpUrl`. The front end is loaded from the internet by the
+         *     viewer's browser.
+         */
+        get: operations["getDevtools"];
         put?: never;
         post?: never;
         delete?: never;
@@ -381,6 +417,11 @@ export interface components {
             /** @description Open pages (tabs) of the session. */
             pages: number;
             actions: components["schemas"]["ReplayAction"][];
+            /**
+             * @description Set once the session has stopped, and why; `url` and `title` are then its last ones.
+             * @enum {string}
+             */
+            ended?: "ended" | "crashed" | "expired";
         };
         /** @description The one error body of every non-2xx response. */
         ErrorResponse: {
@@ -855,7 +896,7 @@ export interface components {
                 cdpUrl: string;
                 /** @description The live session page (`getLivePage`) with its view token: open it in a browser to watch. */
                 sessionUrl: string;
-                /** @description Where to debug the session: the token-checked DevTools websocket (the same as `cdpUrl`). */
+                /** @description A DevTools front end on the session's page (`getDevtools`), with its token: open it in a browser. */
                 debugUrl: string;
             };
         };
@@ -907,6 +948,8 @@ export interface components {
             createdAt?: string;
             /** @description Deckhand only: the live session page with its view token. */
             sessionUrl?: string;
+            /** @description Deckhand only: the DevTools link of the session (`getDevtools`), with its token. */
+            debugUrl?: string;
         };
         BrowserSessionUpdate: {
             /** @constant */
@@ -1817,6 +1860,38 @@ export interface operations {
                 content: {
                     "image/jpeg": string;
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDevtools: {
+        parameters: {
+            query: {
+                /** @description The session's DevTools token, as given in the `debugUrl` the server handed out. */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the DevTools front end, on a one-time page connection. */
+            302: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description The front end's address. */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -2,6 +2,7 @@
 // when nothing is configured), otherwise an LLM through the model layer.
 import type { ModelConfig, ModelEnv } from '../models/model-config.js';
 import { createModelClient } from '../models/model-client.js';
+import type { ModelSampling } from '../models/language-model.js';
 import { resolveModel } from '../models/resolve-model.js';
 import type { ModelLog } from '../models/structured.js';
 import { createBuiltinInference } from './builtin/builtin-inference.js';
@@ -19,6 +20,8 @@ export interface InferenceContext {
   systemPrompt?: string;
   /** Debug-level log sink; never receives secrets. */
   log?: ModelLog;
+  /** The in-process caller's temperature and output token limit, if any. */
+  sampling?: ModelSampling;
 }
 
 /** Throws missing_model_key / validation_error up front, before any page work. */
@@ -26,5 +29,5 @@ export function createInference(model: ModelConfig | string | undefined, ctx: In
   const target = resolveModel(model, ctx.sessionModelName);
   return target.kind === 'builtin'
     ? createBuiltinInference(target.modelId)
-    : createLlmInference(createModelClient(target, { sessionApiKey: ctx.sessionApiKey, env: ctx.env, log: ctx.log }), ctx.systemPrompt);
+    : createLlmInference(createModelClient(target, { sessionApiKey: ctx.sessionApiKey, env: ctx.env, log: ctx.log, sampling: ctx.sampling }), ctx.systemPrompt);
 }

@@ -12,8 +12,16 @@ import { credentialSecrets, type Credentials } from './keys.js';
 import type { AzureModelConfig, ModelEnv, VertexModelConfig } from './model-config.js';
 import type { ModelTarget } from './resolve-model.js';
 
+/** Sampling settings of an in-process caller (the client's modelClientOptions); the wire has no place for them. */
+export interface ModelSampling {
+  temperature?: number;
+  maxOutputTokens?: number;
+}
+
 export interface ProviderModel {
   model: LanguageModel;
+  /** Passed to every call of this model, when set. */
+  sampling?: ModelSampling;
   /** False for arbitrary OpenAI-compatible endpoints: ask for JSON in the prompt instead of a response format. */
   nativeStructuredOutput: boolean;
   /** False where a tool result can only be text (Chat Completions): a screenshot then follows as a user message. */

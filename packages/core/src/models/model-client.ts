@@ -5,7 +5,7 @@ import { googleComputerUse } from './computer-use-google.js';
 import { openaiComputerUse } from './computer-use-openai.js';
 import { computerUseOf, type ComputerConversation, type ComputerConversationStart } from './computer-use.js';
 import { resolveCredentials, type KeySources } from './keys.js';
-import { createProviderModel } from './language-model.js';
+import { createProviderModel, type ModelSampling } from './language-model.js';
 import type { ModelCallSite } from './model-error.js';
 import { envPrefix, modelIdentity, type ModelTarget } from './resolve-model.js';
 import { generateStructured, type ModelLog, type StructuredRequest } from './structured.js';
@@ -21,10 +21,10 @@ export interface ModelClient {
   computerUse?(start: ComputerConversationStart): ComputerConversation;
 }
 
-export function createModelClient(named: ModelTarget, sources: KeySources & { log?: ModelLog }): ModelClient {
+export function createModelClient(named: ModelTarget, sources: KeySources & { log?: ModelLog; sampling?: ModelSampling }): ModelClient {
   const target = withEnvBaseURL(named, sources.env);
   const credentials = resolveCredentials(target, sources);
-  const provider = createProviderModel(target, credentials, sources.env);
+  const provider = { ...createProviderModel(target, credentials, sources.env), sampling: sources.sampling };
   const site: ModelCallSite = { provider: target.providerName, modelId: target.modelId, secrets: provider.secrets };
   const support = computerUseOf(target);
   const endpoint = {

@@ -88,6 +88,7 @@ async function callModel(
       abortSignal: call.signal,
       maxRetries: PROVIDER_RETRIES,
       providerOptions: PROVIDER_OPTIONS,
+      ...provider.sampling,
       ...(provider.nativeStructuredOutput && { output: Output.object({ schema: jsonSchema(call.schema) }) }),
     });
     call.usage.record(result.usage, performance.now() - started);

@@ -51,6 +51,7 @@ export async function generateToolStep(provider: ProviderModel, site: ModelCallS
       tools,
       abortSignal: request.signal,
       maxRetries: PROVIDER_RETRIES,
+      ...provider.sampling,
     });
     request.usage.record(result.usage, performance.now() - started);
     return {

@@ -27,6 +27,7 @@ export async function withModel<T>(
     sessionApiKey: scope.modelApiKey,
     env: scope.config.modelEnv,
     systemPrompt: scope.settings.systemPrompt,
+    sampling: scope.settings.modelSampling,
     log: (message, fields) => scope.log({ category: 'model', message: `${message} ${JSON.stringify(fields ?? {})}`, level: 2 }),
   });
   const usage = new UsageMeter();

@@ -1,5 +1,6 @@
 // The per-session settings a start request carries, normalised once.
 import type { CoreConfig } from '../config.js';
+import type { ModelSampling } from '../models/language-model.js';
 import type { StartRequest } from '../types.js';
 
 export interface SessionSettings {
@@ -16,6 +17,8 @@ export interface SessionSettings {
   experimental: boolean;
   waitForCaptchaSolves: boolean;
   enableCaching: boolean;
+  /** Temperature and output token limit of every model call: set only in-process (StartOptions), never from the wire. */
+  modelSampling?: ModelSampling;
 }
 
 export function settingsFrom(req: StartRequest, config: CoreConfig): SessionSettings {

@@ -15,6 +15,11 @@ export class ActivePage {
     return this.open.at(-1) ?? (await this.context.newPage());
   }
 
+  /** The active page, if any is open (never opens one: for a session that is ending). */
+  get last(): Page | undefined {
+    return this.open.at(-1);
+  }
+
   /** Pages (tabs) open now. */
   get count(): number {
     return this.open.length;

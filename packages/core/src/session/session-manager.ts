@@ -4,16 +4,20 @@ import { openBrowser } from '../browser/open-browser.js';
 import type { CoreConfig } from '../config.js';
 import { DeckhandError } from '../errors.js';
 import { checkModelName } from '../models/resolve-model.js';
+import type { ModelSampling } from '../models/language-model.js';
 import type { StartRequest } from '../types.js';
 import { goneError, Session } from './session.js';
 import { settingsFrom } from '../scope/session-settings.js';
 import { InMemorySessionStore, type SessionStore } from './session-store.js';
+import { FinishedSessions } from './finished-sessions.js';
 
 export interface StartOptions {
   /** From the x-model-api-key header; kept on the session, never logged. */
   modelApiKey?: string;
   /** Live sessions this project may have at once (the server-wide limit applies as well). */
   projectMaxSessions?: number;
+  /** An in-process caller's temperature and output token limit for the session's model calls. */
+  modelSampling?: ModelSampling;
 }
 
 /** A slot frees only when a client ends a session or one expires, so this is a hint, not a promise. */
@@ -22,6 +26,8 @@ const SESSION_LIMIT_RETRY_AFTER_SECONDS = 5;
 export class SessionManager {
   /** Sessions being started, per project: they hold a slot before they are in the store. */
   private readonly starting = new Map<string, number>();
+  /** Recently ended sessions, for their live page. */
+  private readonly finishedSessions = new FinishedSessions();
 
   constructor(
     private readonly config: CoreConfig,
@@ -43,11 +49,14 @@ export class SessionManager {
       const browser = await openBrowser(req, projectId, this.config);
       const session = new Session({
         projectId,
-        settings: settingsFrom(req, this.config),
+        settings: { ...settingsFrom(req, this.config), ...(opts.modelSampling && { modelSampling: opts.modelSampling }) },
         browser,
         config: this.config,
         modelApiKey: opts.modelApiKey || undefined,
-        onStop: (stopped, reason) => this.store.bury(stopped, { projectId: stopped.projectId, reason, endedAt: Date.now() }),
+        onStop: (stopped, reason) => {
+          this.store.bury(stopped, { projectId: stopped.projectId, reason, endedAt: Date.now() });
+          this.finishedSessions.keep(stopped);
+        },
       });
       this.store.add(session);
       return session;
@@ -66,6 +75,11 @@ export class SessionManager {
       throw goneError(tombstone.reason);
     }
     throw new DeckhandError('session_not_found', `Session ${sessionId} not found`);
+  }
+
+  /** A session of this project that ended recently (its history and last look), for its live page. */
+  finished(projectId: string, sessionId: string): Session | undefined {
+    return this.finishedSessions.find(projectId, sessionId);
   }
 
   async end(projectId: string, sessionId: string): Promise<void> {

@@ -3,7 +3,7 @@
 // whatever it reads back, and fails with session_gone once the session has ended, crashed or expired.
 import type { CdpChannel } from '../browser/cdp-mux.js';
 import { randomUUID } from 'node:crypto';
-import type { Frame } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import type { BrowserHandle } from '../browser/browser-handle.js';
 import type { CoreConfig } from '../config.js';
 import { findFrameById, frameIdOf } from '../dom/frame-lookup.js';
@@ -64,8 +64,23 @@ const GONE_MESSAGES: Record<EndReason, string> = {
 /** A live-page picture that takes longer than this (a frozen page) fails instead of piling up. */
 const LIVE_PICTURE_TIMEOUT_MS = 5_000;
 
+/** A session's last look (title, and picture if watched), taken as it ends, holds its end up this long at most. */
+const FINAL_LOOK_TIMEOUT_MS = 1_000;
+
+/** What the live page shows of a session that has ended: where it was, and its last picture if it was watched. */
+export interface FinalLook {
+  url: string;
+  title: string;
+  picture?: Buffer;
+}
+
 /** What history records for an unexpected error: its detail is for the server log only. */
 const UNEXPECTED_RECORD = 'Unexpected error (the detail is in the server log)';
+
+/** A live-page picture: the viewport as a person sees it. */
+function jpeg(page: Page, timeout: number): Promise<Buffer> {
+  return page.screenshot({ type: 'jpeg', quality: 60, timeout, animations: 'allow', caret: 'initial' });
+}
 
 /** The 410 for a session that stopped for `reason`, asked about live or from its tombstone. */
 export function goneError(reason: EndReason): DeckhandError {
@@ -88,6 +103,9 @@ export class Session {
   #idleTimer?: NodeJS.Timeout;
   readonly #lifetimeTimer: NodeJS.Timeout;
   #closing?: Promise<void>;
+  /** The live page asked for a picture: the session gets a last one as it ends (finalLook). */
+  #watched = false;
+  #finalLook?: Promise<FinalLook>;
 
   constructor(init: SessionInit) {
     this.projectId = init.projectId;
@@ -179,8 +197,26 @@ export class Session {
   /** A JPEG of the active page's viewport, for the live page; like look(), outside the queue. */
   async picture(): Promise<Buffer> {
     this.#assertLive();
+    this.#watched = true;
     const page = await this.#pages.current();
-    return page.screenshot({ type: 'jpeg', quality: 60, timeout: LIVE_PICTURE_TIMEOUT_MS, animations: 'allow', caret: 'initial' });
+    return jpeg(page, LIVE_PICTURE_TIMEOUT_MS);
+  }
+
+  /** The CDP target id of the active page, for the page-level DevTools relay; like look(), outside the queue. */
+  async pageTargetId(): Promise<string> {
+    this.#assertLive();
+    const page = await this.#pages.current();
+    const cdp = await page.context().newCDPSession(page);
+    try {
+      return (await cdp.send('Target.getTargetInfo')).targetInfo.targetId;
+    } finally {
+      await cdp.detach().catch(() => undefined);
+    }
+  }
+
+  /** What the live page shows once the session has ended (undefined while it is live). */
+  finalLook(): Promise<FinalLook> | undefined {
+    return this.#finalLook;
   }
 
   /** Masked with the session's secrets as they are now: a value sent as a variable later is masked in earlier records too. */
@@ -232,7 +268,8 @@ export class Session {
     clearTimeout(this.#idleTimer);
     clearTimeout(this.#lifetimeTimer);
     this.#onStop(this, reason);
-    this.#closing = this.#browser.close().catch(() => undefined);
+    this.#finalLook = this.#lookOnce();
+    this.#closing = this.#finalLook.then(() => this.#browser.close()).catch(() => undefined);
     return this.#closing;
   }
 
@@ -274,6 +311,29 @@ export class Session {
     const masked = new Error(message);
     masked.stack = maskSecrets(error.stack ?? message, secrets);
     return masked;
+  }
+
+  /**
+   * The session's last look, taken as it stops while the browser may still be there; a picture only if
+   * someone watched. Bounded as a whole: a frozen page (its title needs the page's main thread) gives
+   * up its title and picture rather than hold up the end.
+   */
+  async #lookOnce(): Promise<FinalLook> {
+    const page = this.#pages.last;
+    const where: FinalLook = maskSecretsDeep({ url: page?.url() ?? '', title: '' }, this.#secrets.values);
+    if (!page || !this.#browser.isConnected()) return where;
+    const look = (async (): Promise<FinalLook> => {
+      const title = await page.title();
+      const picture = this.#watched ? await jpeg(page, FINAL_LOOK_TIMEOUT_MS) : undefined;
+      return { ...maskSecretsDeep({ url: page.url(), title }, this.#secrets.values), ...(picture ? { picture } : {}) };
+    })().catch(() => where);
+    let timer: NodeJS.Timeout | undefined;
+    const givenUp = new Promise<FinalLook>((resolve) => (timer = setTimeout(() => resolve(where), FINAL_LOOK_TIMEOUT_MS)));
+    try {
+      return await Promise.race([look, givenUp]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   #armIdleTimer(): void {

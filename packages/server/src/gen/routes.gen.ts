@@ -305,6 +305,22 @@ export const getLiveFrame = createRoute({
   },
 });
 
+export const getDevtools = createRoute({
+  operationId: 'getDevtools',
+  method: 'get',
+  path: '/v1/sessions/:id/devtools',
+  summary: "A DevTools front end on the session's page (debugUrl)",
+  request: { params: z.zGetDevtoolsPath, query: z.zGetDevtoolsQuery },
+  responses: {
+    302: { description: "To the DevTools front end, on a one-time page connection." },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
 /** Every route by operation id: the table the server's handlers must cover. */
 export const routes = {
   getHealth,
@@ -325,4 +341,5 @@ export const routes = {
   getLivePage,
   getLiveState,
   getLiveFrame,
+  getDevtools,
 };

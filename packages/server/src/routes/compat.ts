@@ -9,7 +9,8 @@ export function compatHandlers({ sessions, cdp, live }: RouteDeps): Pick<Handler
       const projectId = c.get('projectId');
       const session = sessions.get(projectId, c.req.valid('param').id);
       const sessionUrl = live.pageUrl(c.req.url, session, projectId);
-      return c.json({ id: session.id, status: 'RUNNING' as const, connectUrl: cdp.urlFor(c.req.url, session, projectId), projectId, sessionUrl }, 200);
+      const debugUrl = live.devtoolsUrl(c.req.url, session, projectId);
+      return c.json({ id: session.id, status: 'RUNNING' as const, connectUrl: cdp.urlFor(c.req.url, session, projectId), projectId, sessionUrl, debugUrl }, 200);
     },
 
     updateBrowserSession: async (c) => {
@@ -24,9 +25,11 @@ export function compatHandlers({ sessions, cdp, live }: RouteDeps): Pick<Handler
     getBrowserSessionDebug: (c) => {
       const projectId = c.get('projectId');
       const session = sessions.get(projectId, c.req.valid('param').id);
-      // The browser serves no DevTools front end (it listens on no port): the relay is the way in.
+      // The browser serves no DevTools front end (it listens on no port): the front end is debugUrl's
+      // (a link that redirects to one), and the websocket is the relay.
       const wsUrl = cdp.urlFor(c.req.url, session, projectId);
-      return c.json({ debuggerUrl: wsUrl, debuggerFullscreenUrl: wsUrl, wsUrl, pages: [] }, 200);
+      const debugUrl = live.devtoolsUrl(c.req.url, session, projectId);
+      return c.json({ debuggerUrl: debugUrl, debuggerFullscreenUrl: debugUrl, wsUrl, pages: [] }, 200);
     },
   };
 }

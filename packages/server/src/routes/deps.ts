@@ -2,6 +2,7 @@
 import type { SessionManager } from '@deckhand/core';
 import type { CdpProxy } from '../cdp-proxy';
 import type { ServerConfig } from '../config';
+import type { DevtoolsLinks } from '../devtools-link';
 import type { LiveTokens } from '../live-tokens';
 
 export interface RouteDeps {
@@ -15,4 +16,6 @@ export interface RouteDeps {
   cdp: CdpProxy;
   /** The live session page's URLs and their view tokens. */
   live: LiveTokens;
+  /** Where debugUrl leads: a DevTools front end on a one-time page-level connection. */
+  devtools: DevtoolsLinks;
 }

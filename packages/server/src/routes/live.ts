@@ -1,6 +1,8 @@
 // The live session page (sessionUrl) and the two things it polls: a picture of the active page and
-// the session's state. Public routes: the view token in the query stands in for the API key.
+// the session's state; and the DevTools link (debugUrl). Public routes: the token in the query stands
+// in for the API key. A session that ended recently keeps its page: its final log and last picture.
 import { randomBytes } from 'node:crypto';
+import { DeckhandError, isDeckhandError, type Session } from '@deckhand/core';
 import { renderLivePage } from '../live-page';
 import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
@@ -15,9 +17,18 @@ function pageHeaders(nonce: string): Record<string, string> {
   };
 }
 
-export function liveHandlers({ sessions, live }: RouteDeps): Pick<Handlers, 'getLivePage' | 'getLiveState' | 'getLiveFrame'> {
-  /** The session the request's token was made for (401 otherwise; 404 or 410 as for any session). */
-  const sessionOf = (id: string, token: string) => sessions.get(live.projectOf(id, token), id);
+export function liveHandlers({ sessions, live, devtools }: RouteDeps): Pick<Handlers, 'getLivePage' | 'getLiveState' | 'getLiveFrame' | 'getDevtools'> {
+  /** The session the request's view token was made for, live or recently ended (401 otherwise; 404 or 410 as for any session). */
+  const sessionOf = (id: string, token: string): Session => {
+    const projectId = live.projectOf(id, token);
+    try {
+      return sessions.get(projectId, id);
+    } catch (error) {
+      const finished = isDeckhandError(error) && error.code === 'session_gone' ? sessions.finished(projectId, id) : undefined;
+      if (finished) return finished;
+      throw error;
+    }
+  };
 
   return {
     getLivePage: (c) => {
@@ -30,16 +41,30 @@ export function liveHandlers({ sessions, live }: RouteDeps): Pick<Handlers, 'get
     getLiveState: async (c) => {
       const { id } = c.req.valid('param');
       const session = sessionOf(id, c.req.valid('query').token);
+      const actions = () => session.replay().pages.flatMap((page) => page.actions);
+      const last = session.finalLook();
+      if (last) {
+        const { url, title } = await last;
+        return c.json({ url, title, pages: 0, actions: actions(), ended: session.state as 'ended' | 'crashed' | 'expired' }, 200, { 'cache-control': 'no-store' });
+      }
       const view = await session.look();
-      const actions = session.replay().pages.flatMap((page) => page.actions);
-      return c.json({ ...view, actions }, 200, { 'cache-control': 'no-store' });
+      return c.json({ ...view, actions: actions() }, 200, { 'cache-control': 'no-store' });
     },
 
     getLiveFrame: async (c) => {
       const { id } = c.req.valid('param');
       const session = sessionOf(id, c.req.valid('query').token);
-      const jpeg = await session.picture();
+      const last = session.finalLook();
+      const jpeg = last ? (await last).picture : await session.picture();
+      if (!jpeg) throw new DeckhandError('session_gone', 'Session has ended; nobody was watching it, so it has no last picture');
       return c.body(new Uint8Array(jpeg), 200, { 'content-type': 'image/jpeg', 'cache-control': 'no-store' });
+    },
+
+    getDevtools: async (c) => {
+      const { id } = c.req.valid('param');
+      const projectId = live.projectOf(id, c.req.valid('query').token, 'devtools');
+      const session = sessions.get(projectId, id);
+      return c.redirect(await devtools.frontendUrl(c.req.url, session, projectId), 302);
     },
   };
 }

@@ -13,7 +13,8 @@ export function sessionHandlers({ sessions, cdp, live, config }: RouteDeps): Pic
       const session = await sessions.start(projectId, body, { modelApiKey, projectMaxSessions: limitsOf(config, projectId).maxSessions });
       const cdpUrl = cdp.urlFor(c.req.url, session, projectId);
       const sessionUrl = live.pageUrl(c.req.url, session, projectId);
-      return c.json({ success: true as const, data: { sessionId: session.id, available: true, cdpUrl, sessionUrl, debugUrl: cdpUrl } }, 200);
+      const debugUrl = live.devtoolsUrl(c.req.url, session, projectId);
+      return c.json({ success: true as const, data: { sessionId: session.id, available: true, cdpUrl, sessionUrl, debugUrl } }, 200);
     },
 
     endSession: async (c) => {

@@ -15,6 +15,10 @@ export type LiveState = {
      */
     pages: number;
     actions: Array<ReplayAction>;
+    /**
+     * Set once the session has stopped, and why; `url` and `title` are then its last ones.
+     */
+    ended?: 'ended' | 'crashed' | 'expired';
 };
 
 /**
@@ -632,7 +636,7 @@ export type SessionStartResponse = {
          */
         sessionUrl: string;
         /**
-         * Where to debug the session: the token-checked DevTools websocket (the same as `cdpUrl`).
+         * A DevTools front end on the session's page (`getDevtools`), with its token: open it in a browser.
          */
         debugUrl: string;
     };
@@ -709,6 +713,10 @@ export type BrowserSession = {
      * Deckhand only: the live session page with its view token.
      */
     sessionUrl?: string;
+    /**
+     * Deckhand only: the DevTools link of the session (`getDevtools`), with its token.
+     */
+    debugUrl?: string;
 };
 
 export type BrowserSessionUpdate = {
@@ -1865,3 +1873,45 @@ export type GetLiveFrameResponses = {
 };
 
 export type GetLiveFrameResponse = GetLiveFrameResponses[keyof GetLiveFrameResponses];
+
+export type GetDevtoolsData = {
+    body?: never;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query: {
+        /**
+         * The session's DevTools token, as given in the `debugUrl` the server handed out.
+         */
+        token: string;
+    };
+    url: '/v1/sessions/{id}/devtools';
+};
+
+export type GetDevtoolsErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type GetDevtoolsError = GetDevtoolsErrors[keyof GetDevtoolsErrors];

@@ -610,7 +610,12 @@ export const zLiveState = z.object({
     url: z.string(),
     title: z.string(),
     pages: z.int().gte(0),
-    actions: z.array(zReplayAction)
+    actions: z.array(zReplayAction),
+    ended: z.enum([
+        'ended',
+        'crashed',
+        'expired'
+    ]).optional()
 });
 
 export const zReplayPage = z.object({
@@ -638,7 +643,8 @@ export const zBrowserSession = z.object({
     connectUrl: z.string(),
     projectId: z.string().optional(),
     createdAt: z.string().optional(),
-    sessionUrl: z.string().optional()
+    sessionUrl: z.string().optional(),
+    debugUrl: z.string().optional()
 });
 
 export const zBrowserSessionUpdate = z.object({
@@ -1030,3 +1036,11 @@ export const zGetLiveFrameQuery = z.object({
  * The picture.
  */
 export const zGetLiveFrameResponse = z.string();
+
+export const zGetDevtoolsPath = z.object({
+    id: z.string().min(1)
+});
+
+export const zGetDevtoolsQuery = z.object({
+    token: z.string().min(1).max(512)
+});
