@@ -20,7 +20,7 @@ export async function keepAgentCacheEntry(cacheDir: string, { cacheKey, entry }:
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${cacheKey}.json`);
   const temporary = `${file}.${randomUUID()}.tmp`;
-  await writeFile(temporary, secrets.mask(JSON.stringify(entry ?? null)));
+  await writeFile(temporary, JSON.stringify(secrets.maskValue(entry ?? null)));
   await rename(temporary, file);
   return file;
 }

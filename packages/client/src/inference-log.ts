@@ -20,7 +20,7 @@ export class InferenceLog {
 
   async write(sessionId: string, record: InferenceRecord): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    const line = this.secrets.mask(JSON.stringify({ timestamp: new Date().toISOString(), sessionId, ...record }));
+    const line = JSON.stringify(this.secrets.maskValue({ timestamp: new Date().toISOString(), sessionId, ...record }));
     await appendFile(join(this.dir, `${encodeURIComponent(sessionId)}.jsonl`), `${line}\n`);
   }
 }

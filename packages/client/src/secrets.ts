@@ -23,9 +23,18 @@ export class Secrets {
     return out;
   }
 
-  /** A JSON value with every secret masked inside its strings (keys included). */
+  /**
+   * A JSON value with every secret masked inside its strings (keys included). It walks the value
+   * rather than its JSON text: a secret with a quote or a backslash is escaped in JSON and would
+   * not be found there.
+   */
   maskValue<T>(value: T): T {
-    if (value === undefined) return value;
-    return JSON.parse(this.mask(JSON.stringify(value))) as T;
+    const visit = (item: unknown): unknown => {
+      if (typeof item === 'string') return this.mask(item);
+      if (Array.isArray(item)) return item.map(visit);
+      if (item !== null && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([key, inner]) => [this.mask(key), visit(inner)]));
+      return item;
+    };
+    return visit(value) as T;
   }
 }
