@@ -1,0 +1,120 @@
+// The agent task set: small web task pages (test/fixtures/agent-tasks) with what a user would type,
+// and what the page must have recorded at the end (its commit lines: a form sent, an item deleted;
+// and for pages that only show a state, window.__view()). `heldOut` tasks were written and frozen
+// before the offline agent was improved on the others, so they measure rules, not fitting.
+
+export type Category =
+  | 'forms'
+  | 'lists'
+  | 'dropdowns'
+  | 'checkboxes'
+  | 'radios'
+  | 'tabs'
+  | 'collapsible'
+  | 'dialogs'
+  | 'menus'
+  | 'dates'
+  | 'inbox'
+  | 'search'
+  | 'steppers';
+
+export interface AgentTask {
+  category: Category;
+  page: string;
+  instruction: string;
+  /** The page's commit lines at the end, in order: nothing else may have been committed. */
+  commits: string[];
+  /** What window.__view() must answer at the end, for pages whose result is only shown. */
+  view?: Record<string, string>;
+  heldOut?: true;
+}
+
+type Row = [page: string, instruction: string, commits: string[], extra?: { view?: Record<string, string>; heldOut?: true }];
+
+const on = (category: Category, rows: Row[]): AgentTask[] =>
+  rows.map(([page, instruction, commits, extra]) => ({ category, page, instruction, commits, ...extra }));
+
+const HELD = { heldOut: true } as const;
+
+export const TASKS: AgentTask[] = [
+  ...on('forms', [
+    ['login-basic.html', 'log in as ada with password hunter2', ['login ada/hunter2']],
+    ['login-basic.html', "type 'ada' into the username field, enter 'hunter2' as the password, tick Remember me and click Log in", ['login ada/hunter2']],
+    ['login-placeholder.html', "Enter 'grace' as the username and 'tr0ub4dor' as the password, then sign in", ['login grace/tr0ub4dor']],
+    ['signup.html', "fill in the full name with 'Ada Lovelace', the email with 'ada@example.com', accept the terms and create the account", ['signup Ada Lovelace/ada@example.com/terms/no-news']],
+    ['contact.html', "choose Billing as the subject, type 'Where is my refund?' into the message box and send it", ['contact Billing/Where is my refund?']],
+    ['newsletter-shadow.html', "type 'bob@example.com' into the email field and click Subscribe", ['subscribe bob@example.com']],
+    ['address.html', "fill street with '1 Main St', city with 'Springfield' and postal code with 'K1A 0B1', choose Canada as the country and save the address", ['address 1 Main St/Springfield/K1A 0B1/Canada'], HELD],
+    ['newsletter-shadow.html', "sign up for the newsletter as 'eve@example.com'", ['subscribe eve@example.com'], HELD],
+  ]),
+  ...on('lists', [
+    ['todo.html', 'delete the second item', ['delete milk']],
+    ['todo.html', 'remove Eggs from the list', ['delete eggs']],
+    ['todo-add.html', "enter 'Walk the dog' in 'What needs to be done?' and press Add task", ['add Walk the dog']],
+    ['cart.html', 'remove the Red Mug from the cart', ['remove red-mug']],
+    ['todo-add.html', "mark 'Call mum' as done", ['done Call mum'], HELD],
+    ['users.html', 'edit Grace Hopper', ['edit grace'], HELD],
+  ]),
+  ...on('dropdowns', [
+    ['select-native.html', 'choose Medium from the size dropdown, pick Navy as the colour and add it to the cart', ['add Medium/Navy']],
+    ['listbox-custom.html', 'pick Germany from the country list and save', ['save Germany']],
+    ['sort.html', 'sort by price, low to high', ['sort price-asc']],
+    ['sort.html', 'sort the teapots by newest first', ['sort new']],
+    ['combobox-custom.html', 'select Express as the shipping method and continue to payment', ['continue express'], HELD],
+  ]),
+  ...on('checkboxes', [
+    ['checkboxes.html', 'check the first two boxes, then click OK', ['ok sales,traffic']],
+    ['checkboxes.html', 'tick Refunds and Inventory and press OK', ['ok refunds,inventory']],
+    ['prefs.html', 'uncheck Marketing emails and check Product updates, then save', ['save pu,sec']],
+    ['toppings.html', 'select Mushrooms and Olives, then order', ['order mushrooms,olives'], HELD],
+  ]),
+  ...on('radios', [
+    ['plans.html', 'choose the Pro plan and continue', ['continue pro']],
+    ['billing-radio.html', 'switch to monthly billing and confirm', ['confirm monthly']],
+    ['delivery-radio.html', 'pick Express delivery, mark it as a gift and place the order', ['order express/gift'], HELD],
+  ]),
+  ...on('tabs', [
+    ['tabs-shipping.html', 'open the Shipping tab and choose Express', [], { view: { tab: 'Shipping', speed: 'express', pay: 'card' } }],
+    ['tabs-shipping.html', 'go to Payment and select Invoice', [], { view: { tab: 'Payment', speed: 'standard', pay: 'invoice' } }],
+    ['tabs-notifications.html', 'switch to the Notifications tab, uncheck SMS and click Save', ['notify em']],
+    ['tabs-security.html', 'go to the Security tab, turn on two-factor authentication and save', ['security 2fa=true'], HELD],
+  ]),
+  ...on('collapsible', [
+    ['faq.html', "expand 'Can I get a refund?' and request a refund", ['refund']],
+    ['accordion.html', 'open the Advanced section, enable debug logging and save the settings', ['save name=Apollo debug=true beta=false']],
+    ['filters.html', 'show the filters, check In stock only and apply them', ['apply stock'], HELD],
+  ]),
+  ...on('dialogs', [
+    ['projects-dialog.html', 'delete the Gemini project and confirm', ['delete gemini']],
+    ['cookie-banner.html', 'accept all cookies, then click Get started', ['cookies all', 'start']],
+    ['contacts-modal.html', "click New contact, type 'Linus' into the name field, enter '555 0100' as the phone and save the contact", ['contact Linus/555 0100'], HELD],
+  ]),
+  ...on('menus', [
+    ['menu-actions.html', 'open the Actions menu and click Rename', ['rename']],
+    ['menubar.html', 'open the File menu and choose Export as PDF', ['menu pdf']],
+    ['invoices-kebab.html', 'open the menu for Invoice 42 and click Download', ['download 42'], HELD],
+  ]),
+  ...on('dates', [
+    ['datepicker.html', 'pick March 14 in the date picker and save', ['book 2026-03-14']],
+    ['datepicker.html', 'open the calendar, go to the next month, choose April 2 and save the booking', ['book 2026-04-02']],
+    ['date-native.html', 'set check-in to 2026-05-01 and check-out to 2026-05-04, then search rooms', ['search 2026-05-01..2026-05-04 guests=2']],
+    ['date-native.html', 'search rooms for 3 guests from 2026-06-10 to 2026-06-12', ['search 2026-06-10..2026-06-12 guests=3'], HELD],
+  ]),
+  ...on('inbox', [
+    ['inbox.html', 'archive the email from Bob', ['archive bob']],
+    ['inbox.html', "delete Carol's message", ['delete carol']],
+    ['inbox-star.html', 'star the message about the quarterly report', ['star q-report']],
+    ['inbox-reply.html', 'open the email from Dana and click Reply', ['reply dana']],
+    ['inbox-select.html', 'select the emails from Alice and Carol and delete them', ['delete alice,carol'], HELD],
+  ]),
+  ...on('search', [
+    ['search.html', "search for 'blue mug'", ['search blue mug']],
+    ['search-results.html', "search the catalogue for 'dune' and borrow Children of Dune", ['borrow Children of Dune']],
+    ['city-search.html', "type 'Ber' into the city field and pick Bern, Switzerland", ['city Bern, Switzerland'], HELD],
+  ]),
+  ...on('steppers', [
+    ['stepper-qty.html', 'set the quantity to 3 and add to cart', ['add qty=3']],
+    ['wizard.html', "enter 'Acme' as the workspace name, click Next, type 'ops@acme.io' into the owner email, click Next and Finish", ['finish Acme/ops@acme.io']],
+    ['guests-stepper.html', 'add one more adult and a child, then click Done', ['guests adults=2 children=1'], HELD],
+  ]),
+];
