@@ -17,6 +17,8 @@ const PAGES = fileURLToPath(new URL('../fixtures/agent-tasks/', import.meta.url)
  *   (a stop after the first correct steps is honest).
  * wrong: success claimed without the expected result, or anything committed the task did not ask
  *   for (another item deleted, a form sent with other values), whatever the agent said.
+ * A trap (a task the page cannot do) can only be refused, or wrong: success claimed, or anything committed
+ *   but its correct first steps.
  */
 export type TaskVerdict = 'completed' | 'refused' | 'wrong';
 
@@ -99,6 +101,7 @@ export function judgeTask(task: AgentTask, success: boolean, commits: string[], 
     if (at < 0) return 'wrong';
     left.splice(at, 1);
   }
+  if (task.refuse) return success ? 'wrong' : 'refused';
   const sameView = !task.view || Object.entries(task.view).every(([k, v]) => view?.[k] === v);
   const exact = left.length === 0 && commits.every((line, i) => line === task.commits[i]) && sameView;
   if (success) return exact ? 'completed' : 'wrong';
@@ -132,16 +135,17 @@ export function taskTable(outcomes: TaskOutcome[], verbose = true): string {
     return `  ${name.padEnd(14)} ${String(s.tasks).padStart(5)} ${String(s.completed).padStart(9)} ${String(s.refused).padStart(8)} ${String(s.wrong).padStart(6)}`;
   };
   const held = outcomes.filter((o) => o.task.heldOut);
+  const tasks = outcomes.filter((o) => !o.task.refuse);
   const lines = [
     `  ${'category'.padEnd(14)} ${'tasks'.padStart(5)} ${'completed'.padStart(9)} ${'refused'.padStart(8)} ${'wrong'.padStart(6)}`,
     ...categories.map((c) => row(c, outcomes.filter((o) => o.task.category === c))),
-    row('all', outcomes),
+    row('all tasks', tasks),
     row('  held out', held),
-    row('  the rest', outcomes.filter((o) => !o.task.heldOut)),
+    row('  the rest', tasks.filter((o) => !o.task.heldOut)),
   ];
   if (verbose) {
     lines.push('', 'not completed:');
-    for (const o of outcomes.filter((o) => o.verdict !== 'completed')) {
+    for (const o of outcomes.filter((o) => (o.task.refuse ? o.verdict !== 'refused' : o.verdict !== 'completed'))) {
       const got = o.commits.length ? ` commits [${o.commits.join('; ')}]` : '';
       lines.push(`  ${o.verdict.padEnd(8)} ${o.task.heldOut ? '(held) ' : ''}${o.task.page}: "${o.task.instruction}"${got} — ${o.message.slice(0, 200)}`);
     }

@@ -16,7 +16,8 @@ export type Category =
   | 'dates'
   | 'inbox'
   | 'search'
-  | 'steppers';
+  | 'steppers'
+  | 'traps';
 
 export interface AgentTask {
   category: Category;
@@ -27,6 +28,8 @@ export interface AgentTask {
   /** What window.__view() must answer at the end, for pages whose result is only shown. */
   view?: Record<string, string>;
   heldOut?: true;
+  /** A task the page cannot do (an item that is not there): the agent must say so; `commits` are correct first steps it may have done. */
+  refuse?: true;
 }
 
 type Row = [page: string, instruction: string, commits: string[], extra?: { view?: Record<string, string>; heldOut?: true }];
@@ -118,3 +121,25 @@ export const TASKS: AgentTask[] = [
     ['guests-stepper.html', 'add one more adult and a child, then click Done', ['guests adults=2 children=1'], HELD],
   ]),
 ];
+
+/**
+ * Tasks the page cannot do, each of which a guess would get wrong (another item deleted, the form
+ * sent with the option already chosen). Written after the agent was improved, to hold its new
+ * readings to "never guess"; not counted among the tasks to complete.
+ */
+export const TRAPS: AgentTask[] = (
+  [
+    ['todo.html', 'delete Cheese from the list', []],
+    ['todo.html', 'delete the second item and confirm', ['delete milk']],
+    // No dialog asks: the one Delete button left is the other item's.
+    ['saved.html', 'delete the Sencha tea and confirm', ['delete tea']],
+    ['listbox-custom.html', 'pick Japan from the country list and save', []],
+    ['inbox.html', 'archive the email from Zoe', []],
+    ['projects-dialog.html', 'delete the Venus project and confirm', []],
+    ['login-basic.html', 'log in as ada with password hunter2 and accept the cookies', ['login ada/hunter2']],
+    ['checkboxes.html', 'check the first five boxes and click OK', []],
+    ['sort.html', 'sort by customer rating', []],
+    ['cart.html', 'remove the Green Teapot from the cart', []],
+    ['plans.html', 'choose the Enterprise plan and continue', []],
+  ] as Row[]
+).map(([page, instruction, commits]) => ({ category: 'traps', page, instruction, commits, refuse: true }));

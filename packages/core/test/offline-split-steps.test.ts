@@ -41,11 +41,18 @@ describe('splitSteps', () => {
 });
 
 describe('readingsOf', () => {
-  it('opens a list before choosing from it, and confirms with the verb of the step before', () => {
-    expect(readingsOf({ text: 'pick Germany from the country list' }, undefined)).toEqual([['expand the country list', 'pick Germany']]);
-    expect(readingsOf({ text: 'confirm' }, 'delete the Gemini project')).toEqual([['click delete in the dialog']]);
-    expect(readingsOf({ text: 'confirm' }, undefined)).toEqual([]);
+  const page = (open: boolean) => ({ dialogOpen: async () => open });
+
+  it('opens a list before choosing from it', async () => {
+    expect(await readingsOf({ text: 'pick Germany from the country list' }, undefined, page(false))).toEqual([['expand the country list', 'pick Germany']]);
     // A step that is already a reading is not read again.
-    expect(readingsOf({ text: 'pick Germany from the list', derived: true }, undefined)).toEqual([]);
+    expect(await readingsOf({ text: 'pick Germany from the list', derived: true }, undefined, page(false))).toEqual([]);
+  });
+
+  it('confirms with the verb of the step before, only in an open dialog', async () => {
+    expect(await readingsOf({ text: 'confirm' }, 'delete the Gemini project', page(true))).toEqual([['click delete in the dialog']]);
+    // No dialog: another Delete button on the page is another item's, never a confirmation.
+    expect(await readingsOf({ text: 'confirm' }, 'delete the Gemini project', page(false))).toEqual([]);
+    expect(await readingsOf({ text: 'confirm' }, undefined, page(true))).toEqual([]);
   });
 });

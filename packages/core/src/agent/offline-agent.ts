@@ -16,6 +16,7 @@ import type { AgentPlan } from './agent-request.js';
 import type { AgentEnd } from './agent-result.js';
 import type { AgentUsage } from './agent-usage.js';
 import { readingsOf } from './offline-readings.js';
+import { dialogOpen } from './offline-dialog.js';
 import { splitSteps, urlOfStep, type PlannedStep } from './split-steps.js';
 import { runToolCall } from './tool-call.js';
 
@@ -40,7 +41,7 @@ export async function offlineRun(scope: OperationScope, plan: AgentPlan, run: De
     // Not grounded (no action chosen): nothing happened, so another reading of the step may be tried.
     const grounded = !outcome.ok || (acted?.actions?.length ?? 0) > 0;
     if (!ok && !grounded) {
-      const [reading, ...others] = readingsOf(step, done.at(-1));
+      const [reading, ...others] = await readingsOf(step, done.at(-1), { dialogOpen: () => dialogOpen(scope, plan.frameId) });
       if (reading) {
         scope.log({ category: 'agent', message: `step ${index + 1}: ${step.text} → nothing so named; read as: ${reading.join('; ')}`, level: 1 });
         state.steps -= 1;

@@ -9,15 +9,23 @@ const PICK_FROM = /^(select|choose|pick) (.+?) (?:from|in|on|as|for) (.+)$/i;
 /** "… and confirm": the dialog the step before opened asks for it. */
 const CONFIRM = /^(?:confirm|confirm it|confirm that|confirm this)$/i;
 
+/** What a reading may need to know of the page before it is offered. */
+export interface PageProbe {
+  /** Whether a dialog is open (a modal, an alert dialog). */
+  dialogOpen(): Promise<boolean>;
+}
+
 /** The step's own readings (from the way it was written), then the ones its words allow. */
-export function readingsOf(step: PlannedStep & { derived?: true }, before: string | undefined): string[][] {
+export async function readingsOf(step: PlannedStep & { derived?: true }, before: string | undefined, page: PageProbe): Promise<string[][]> {
   const readings = [...(step.or ?? [])];
   if (step.derived) return readings;
   const pick = PICK_FROM.exec(step.text.trim());
   // Opened by expanding it (a control that says it expands, never a link), then the option chosen on the page it opened.
   if (pick) readings.push([`expand ${pick[3]}`, `${pick[1]} ${pick[2]}`]);
-  // The confirming control names the action of the step before it ("Delete project" after "delete …") and sits in the dialog.
+  // The confirming control names the action of the step before it ("Delete project" after "delete …") and sits in
+  // the dialog that step opened; with no dialog open there is nothing to confirm (the same verb elsewhere on the page
+  // would be another item's).
   const verb = before?.split(' ')[0];
-  if (CONFIRM.test(step.text.trim()) && verb) readings.push([`click ${verb} in the dialog`]);
+  if (CONFIRM.test(step.text.trim()) && verb && (await page.dialogOpen())) readings.push([`click ${verb} in the dialog`]);
   return readings;
 }

@@ -58,7 +58,9 @@ function viewOf(element: SnapshotElement, line: OutlineLine | undefined, index: 
   const shortContext = element.context && element.context.length <= 40 ? element.context : undefined;
   const ownText = element.name || (isFormControl(element) ? (shortContext ?? label ?? '') : '');
   const name = stems(ownText);
-  const aroundText = [element.context, label, ...groups].filter(Boolean).join(' ');
+  // The text before a button or link whose row is known is the row before's when the row does not hold it (a list of cards).
+  const before = label && (isFormControl(element) || !element.context || element.context.includes(label)) ? label : undefined;
+  const aroundText = [element.context, before, ...groups].filter(Boolean).join(' ');
   return {
     element,
     line,
