@@ -141,13 +141,14 @@ export function taskTable(outcomes: TaskOutcome[], verbose = true): string {
     ...categories.map((c) => row(c, outcomes.filter((o) => o.task.category === c))),
     row('all tasks', tasks),
     row('  held out', held),
-    row('  the rest', tasks.filter((o) => !o.task.heldOut)),
+    row('  fresh', tasks.filter((o) => o.task.fresh)),
+    row('  the rest', tasks.filter((o) => !o.task.heldOut && !o.task.fresh)),
   ];
   if (verbose) {
     lines.push('', 'not completed:');
     for (const o of outcomes.filter((o) => (o.task.refuse ? o.verdict !== 'refused' : o.verdict !== 'completed'))) {
       const got = o.commits.length ? ` commits [${o.commits.join('; ')}]` : '';
-      lines.push(`  ${o.verdict.padEnd(8)} ${o.task.heldOut ? '(held) ' : ''}${o.task.page}: "${o.task.instruction}"${got} — ${o.message.slice(0, 200)}`);
+      lines.push(`  ${o.verdict.padEnd(8)} ${o.task.heldOut ? '(held) ' : o.task.fresh ? '(fresh) ' : ''}${o.task.page}: "${o.task.instruction}"${got} — ${o.message.slice(0, 200)}`);
     }
   }
   return lines.join('\n');
