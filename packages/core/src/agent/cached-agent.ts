@@ -13,7 +13,7 @@ import type { AgentPlan } from './agent-request.js';
 import type { AgentEnd } from './agent-result.js';
 import type { AgentUsage } from './agent-usage.js';
 import { replaySteps } from './agent-replay.js';
-import { splitSteps } from './split-steps.js';
+import { splitSteps, urlOfStep } from './split-steps.js';
 import { StepRecorder } from './step-recorder.js';
 import { normalizeUrl } from '../cache/index.js';
 import { containsValue } from '../cache/entry-store.js';
@@ -74,8 +74,15 @@ export class CachedAgentRun {
       this.#scope.log({ category: 'cache', message: `cached agent run stopped at ${replay.failure}; handing the rest to the model`, level: 1 });
       this.#recorder = new StepRecorder(plan.frameId, entry.steps.slice(0, replay.replayed));
       if (plan.target.kind === 'builtin') {
-        // The offline agent records one step per step of the instruction: it goes on with the ones not replayed.
-        plan = { ...plan, instruction: splitSteps(plan.instruction).slice(replay.replayed).join('; ') };
+        const rest = offlineStepsLeft(plan.instruction, entry.steps.slice(0, replay.replayed));
+        if (!rest) {
+          return {
+            reason: 'error',
+            success: false,
+            message: `The cached run no longer fits at step ${replay.replayed + 1} (${replay.failure}), and which steps of the instruction are left cannot be told; the entry is dropped: run the instruction again`,
+          };
+        }
+        plan = { ...plan, instruction: rest.join('; ') };
       } else {
         state.history = resumeNote(entry.steps.slice(0, replay.replayed), replay.failure);
       }
@@ -154,4 +161,20 @@ function identityOf(model: AgentPlan['executionModel']): string {
   } catch {
     return 'unresolved';
   }
+}
+
+/**
+ * The instruction's steps the offline agent still has to run after `replayed`, when each replayed
+ * step is one step of the instruction in order (an act of its text, a goto of its URL). A step the
+ * agent read another way (offline-readings.ts: "pick X from Y" ran as two acts) breaks that
+ * correspondence: then undefined, since going on from a guessed step could redo or skip one.
+ */
+function offlineStepsLeft(instruction: string, replayed: AgentCacheStep[]): string[] | undefined {
+  const texts = splitSteps(instruction).map((step) => step.text);
+  const same = replayed.every((step, i) => {
+    const text = texts[i];
+    if (text === undefined) return false;
+    return step.tool === 'act' ? step.instruction === text : step.tool === 'goto' && step.input.url === urlOfStep(text);
+  });
+  return same ? texts.slice(replayed.length) : undefined;
 }

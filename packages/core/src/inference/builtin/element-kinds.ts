@@ -51,7 +51,8 @@ export const KINDS: Record<NamedKind, KindRule> = {
   checkbox: { strict: (e) => e.role === 'checkbox' || e.role === 'menuitemcheckbox', lenient: (e) => e.role === 'switch', label: 'checkbox' },
   radio: { strict: (e) => e.role === 'radio' || e.role === 'menuitemradio', label: 'radio button' },
   switch: { strict: (e) => e.role === 'switch', lenient: (e) => e.role === 'checkbox' || e.pressed !== undefined, label: 'switch' },
-  dropdown: { strict: isSelectable, lenient: (e) => e.popup === 'listbox' || e.popup === 'menu', label: 'dropdown' },
+  /** A control that opens a list, a menu, a calendar or a grid is what people call a dropdown or a picker. */
+  dropdown: { strict: isSelectable, lenient: (e) => e.popup !== undefined, label: 'dropdown' },
   menu: {
     strict: (e) => ['menu', 'menubar'].includes(e.role) || opensPopup(e) || (e.hoverable === true && !isEditable(e)),
     lenient: (e) => e.role.startsWith('menuitem'),

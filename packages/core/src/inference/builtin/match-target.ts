@@ -94,10 +94,16 @@ function pick(page: Page, phrase: TargetPhrase, query: TargetQuery): MatchResult
   return top[0]!.match;
 }
 
+/** "OK in the dialog": nouns that put the target in a dialog. */
+const DIALOG_NOUNS = new Set(['dialog', 'modal', 'popup', 'pop'].map(stem));
+
 function scoreAll(page: Page, phrase: TargetPhrase, query: TargetQuery): Scored[] {
   const out: Scored[] = [];
+  // When the page has a dialog open, a target said to be in one is one of its controls.
+  const inDialog = phrase.nouns.some((n) => DIALOG_NOUNS.has(n)) && page.views.some((v) => v.inDialog);
   for (const view of page.views) {
     if (!query.accepts(view.element)) continue;
+    if (inDialog && !view.inDialog) continue;
     const strictKind = phrase.kind ? kindFit(view.element, phrase.kind) : 1;
     if (strictKind === 0) continue;
     const s = score(view, phrase, query, strictKind === 2);

@@ -67,17 +67,20 @@ function ancestors(lines: OutlineLine[], i: number): OutlineLine[] {
   return out;
 }
 
-/** What surrounds line i in the outline: the text just before it (often its label) and the names of the lines enclosing it. */
-export function surroundingsOf(lines: OutlineLine[], i: number): { label?: string; groups: string[] } {
-  const groups = ancestors(lines, i)
-    .map((l) => l.name)
-    .filter(Boolean);
+/**
+ * What surrounds line i in the outline: the text just before it (often its label), the names of the
+ * lines enclosing it, and their roles.
+ */
+export function surroundingsOf(lines: OutlineLine[], i: number): { label?: string; groups: string[]; roles: string[] } {
+  const enclosing = ancestors(lines, i);
+  const groups = enclosing.map((l) => l.name).filter(Boolean);
+  const roles = enclosing.flatMap((l) => (l.role ? [l.role] : []));
   for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
     const line = lines[j]!;
-    if (line.role === undefined) return { label: line.name, groups };
+    if (line.role === undefined) return { label: line.name, groups, roles };
     if (line.id) break;
   }
-  return { groups };
+  return { groups, roles };
 }
 
 function depth(indent: string): number {

@@ -27,6 +27,8 @@ export interface ElementView {
   page: Set<string>;
   /** Stems of each listed option of a dropdown. */
   options: string[][];
+  /** Inside a dialog (an open modal, a popup window). */
+  inDialog: boolean;
 }
 
 /** The snapshot with its outline read once, for all lookups of one instruction. */
@@ -51,12 +53,14 @@ export function readPage(snapshot: PageSnapshot): Page {
 }
 
 function viewOf(element: SnapshotElement, line: OutlineLine | undefined, index: number, lines: OutlineLine[], title: Set<string>, heading?: string): ElementView {
-  const { label, groups } = line ? surroundingsOf(lines, line.index) : { groups: [] };
+  const { label, groups, roles } = line ? surroundingsOf(lines, line.index) : { groups: [], roles: [] };
   // An unnamed form control is known by the text that labels it: a <label> not tied to it, or its row's words.
   const shortContext = element.context && element.context.length <= 40 ? element.context : undefined;
   const ownText = element.name || (isFormControl(element) ? (shortContext ?? label ?? '') : '');
   const name = stems(ownText);
-  const aroundText = [element.context, label, ...groups].filter(Boolean).join(' ');
+  // The text before a button or link whose row is known is the row before's when the row does not hold it (a list of cards).
+  const before = label && (isFormControl(element) || !element.context || element.context.includes(label)) ? label : undefined;
+  const aroundText = [element.context, before, ...groups].filter(Boolean).join(' ');
   return {
     element,
     line,
@@ -69,6 +73,7 @@ function viewOf(element: SnapshotElement, line: OutlineLine | undefined, index: 
     section: new Set(heading && heading !== element.name ? stems(heading) : []),
     page: title,
     options: (element.options ?? []).map((o) => stems(o)),
+    inDialog: roles.some((r) => r === 'dialog' || r === 'alertdialog'),
   };
 }
 

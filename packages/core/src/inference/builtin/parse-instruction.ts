@@ -135,8 +135,8 @@ const RULES: Rule[] = [
 ];
 
 /** Verbs that start a step of their own after "and" or "then". */
-const STEP_START = new RegExp(
-  String.raw`^(?:${TYPE}|click|tap|press|hit|push|select|choose|pick|check|tick|uncheck|untick|hover|scroll|drag|go|navigate|open|close|submit|log ?in|sign ?in|sign ?out|log ?out|sign ?up|register|search|save|delete|remove|add|edit|accept|reject|dismiss|confirm|continue|proceed|apply|turn|switch|toggle|enable|disable|expand|collapse|follow|send|post|publish|reply|share|like|buy|pay|order|book|reserve|subscribe|cancel|set|change|upload|download|play|watch|finish|complete)\b`,
+export const STEP_START = new RegExp(
+  String.raw`^(?:${TYPE}|click|tap|press|hit|push|select|choose|pick|check|tick|uncheck|untick|hover|scroll|drag|go|navigate|open|close|submit|log ?in|sign ?in|sign ?out|log ?out|sign ?up|register|search|save|delete|remove|add|edit|accept|reject|dismiss|confirm|continue|proceed|apply|turn|switch|toggle|enable|disable|expand|collapse|follow|send|post|publish|reply|share|like|buy|pay|order|book|reserve|subscribe|cancel|set|change|upload|download|play|watch|finish|complete|create|archive|star|borrow|request|mark|sort|place|rename|move|restore|approve|invite|join|print|export|start|update|reset|clear|flag|report|undo|copy|duplicate|assign|schedule|decline|verify|upgrade|rate|increase|decrease)\b`,
   'i',
 );
 

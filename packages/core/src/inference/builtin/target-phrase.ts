@@ -53,11 +53,17 @@ export function parseTarget(raw: string): TargetPhrase[] {
   if (at >= 0) readings.push({ ...literal, ...contentWords(typed.filter((_, i) => i !== at)), ordinal: ORDINALS[typed[at]!]! });
   // "the card options", "underlining links": a kind word may be a name after all, when nothing of that kind fits.
   if (kind) readings.push({ text, ...contentWords(untyped), ...(quoted && { quoted }) });
+  // "the message box": not a dialog after all but a box (a field) named "message", when no dialog fits.
+  const boxed = [...untyped];
+  if (takeKind(boxed, true) === 'box' && boxed.length !== typed.length) readings.push({ text, ...contentWords(boxed), ...(quoted && { quoted }), kind: 'box' });
   return readings;
 }
 
-/** Removes the kind word (the last one before the words about the surroundings) and returns its kind. */
-function takeKind(words: string[]): NamedKind | undefined {
+/**
+ * Removes the kind word (the last one before the words about the surroundings) and returns its kind.
+ * `heldBox`: "box" after a word such as "message" is a box all the same.
+ */
+function takeKind(words: string[], heldBox = false): NamedKind | undefined {
   const headEnd = words.findIndex((w, i) => i > 0 && AROUND.has(w));
   for (const limit of headEnd > 0 ? [headEnd, words.length] : [words.length]) {
     for (let i = limit - 1; i >= 0; i--) {
@@ -65,7 +71,7 @@ function takeKind(words: string[]): NamedKind | undefined {
         const parts = phrase.split(' ');
         const at = i - parts.length + 1;
         if (at < 0 || !parts.every((p, j) => singular(words[at + j]!) === p)) continue;
-        if (kind === 'box' && BOX_HOLDERS.has(words[at - 1] ?? '')) continue;
+        if (kind === 'box' && !heldBox && BOX_HOLDERS.has(words[at - 1] ?? '')) continue;
         words.splice(at, parts.length);
         return kind;
       }

@@ -55,7 +55,7 @@ export function stems(text: string): string[] {
 
 /** Words that carry no name: articles, pronouns, politeness, linking words. */
 export const STOP = new Set([
-  'the', 'a', 'an', 'this', 'that', 'these', 'those', 'it', 'its', 'my', 'your', 'our', 'their', 'his', 'her', 'me', 'us', 'i',
+  'the', 'a', 'an', 'this', 'that', 'these', 'those', 'it', 'its', 'them', 'my', 'your', 'our', 'their', 'his', 'her', 'me', 'us', 'i',
   'then', 'here', 'there',
   'to', 'in', 'into', 'on', 'onto', 'of', 'for', 'with', 'at', 'from', 'by', 'about', 'as', 'under', 'within', 'inside', 'near',
   'and', 'or', 'is', 'are', 'be', 'which', 'who', 'labeled', 'labelled', 'named', 'called', 'titled', 'saying', 'says',
@@ -117,6 +117,7 @@ const SAME_AS: Record<string, string[]> = {
   back: ['previous', 'prev', '←', '‹', '«'],
   signup: ['register'],
   photo: ['picture', 'image'],
+  date: ['calendar', '📅'],
 };
 
 /** The stems a word (already stemmed) may match on the page: itself and its synonyms. */

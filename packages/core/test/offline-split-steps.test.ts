@@ -1,0 +1,58 @@
+// How the offline agent cuts an instruction into steps, and the other readings it may try for a
+// step the page has nothing for (the runs themselves: test/grounding/agent-tasks.test.ts).
+import { describe, expect, it } from 'vitest';
+import { readingsOf } from '../src/agent/offline-readings.js';
+import { splitSteps } from '../src/agent/split-steps.js';
+
+const texts = (instruction: string) => splitSteps(instruction).map((s) => s.text);
+
+describe('splitSteps', () => {
+  it('starts a step at each verb, and always after "then" or ";"', () => {
+    expect(texts("type 'Ada' into Name, fill %pass% into Password and click Submit")).toEqual(["type 'Ada' into Name", 'fill %pass% into Password', 'click Submit']);
+    expect(texts("type 'Ada' into Name, then frobnicate the widget; click Submit")).toEqual(["type 'Ada' into Name", 'frobnicate the widget', 'click Submit']);
+  });
+
+  it('keeps a name with "and" or a comma whole, and tries its pieces only as another reading', () => {
+    expect(splitSteps('click Yes, I agree')).toEqual([{ text: 'click Yes, I agree', or: [['click Yes', 'click I agree']] }]);
+    expect(splitSteps('sort by price, low to high')).toEqual([{ text: 'sort by price, low to high', or: [['sort by price', 'sort low to high']] }]);
+    expect(splitSteps('tick Refunds and Inventory and press OK')).toEqual([{ text: 'tick Refunds and Inventory', or: [['tick Refunds', 'tick Inventory']] }, { text: 'press OK' }]);
+  });
+
+  it("gives a piece built like the step before it that step's verb", () => {
+    expect(texts("Enter 'grace' as the username and 'tr0ub4dor' as the password, then sign in")).toEqual(["Enter 'grace' as the username", "Enter 'tr0ub4dor' as the password", 'sign in']);
+    expect(texts('set check-in to 2026-05-01 and check-out to 2026-05-04, then search rooms')).toEqual(['set check-in to 2026-05-01', 'set check-out to 2026-05-04', 'search rooms']);
+    expect(texts("fill in the full name with 'Ada Lovelace', the email with 'ada@example.com' and create the account")).toEqual([
+      "fill in the full name with 'Ada Lovelace'",
+      "fill in the email with 'ada@example.com'",
+      'create the account',
+    ]);
+    // A piece with a verb of its own is its own step, not a gap.
+    expect(texts('set the quantity to 3 and click Next to continue')).toEqual(['set the quantity to 3', 'click Next to continue']);
+  });
+
+  it('spells out "the first two …" and "log in as … with password …"', () => {
+    expect(texts('check the first two boxes, then click OK')).toEqual(['check the first box', 'check the second box', 'click OK']);
+    expect(splitSteps('log in as ada with password hunter2')).toEqual([
+      { text: 'type "ada" into the username field', or: [['type "ada" into the email field']] },
+      { text: 'type "hunter2" into the password field' },
+      { text: 'log in' },
+    ]);
+  });
+});
+
+describe('readingsOf', () => {
+  const page = (open: boolean) => ({ dialogOpen: async () => open });
+
+  it('opens a list before choosing from it', async () => {
+    expect(await readingsOf({ text: 'pick Germany from the country list' }, undefined, page(false))).toEqual([['expand the country list', 'pick Germany']]);
+    // A step that is already a reading is not read again.
+    expect(await readingsOf({ text: 'pick Germany from the list', derived: true }, undefined, page(false))).toEqual([]);
+  });
+
+  it('confirms with the verb of the step before, only in an open dialog', async () => {
+    expect(await readingsOf({ text: 'confirm' }, 'delete the Gemini project', page(true))).toEqual([['click delete in the dialog']]);
+    // No dialog: another Delete button on the page is another item's, never a confirmation.
+    expect(await readingsOf({ text: 'confirm' }, 'delete the Gemini project', page(false))).toEqual([]);
+    expect(await readingsOf({ text: 'confirm' }, undefined, page(true))).toEqual([]);
+  });
+});
