@@ -6,10 +6,11 @@
 // browser process gets a browser of its own.
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { driverFor } from '../support/drivers';
 import { expectOk, START_BODY, useContract } from '../support/contract';
 import { ALLOW_FIXTURES } from '../support/fixture-server';
+import { browserPidOf } from '../support/processes';
+import { rawCdp } from '../support/raw-cdp';
 
 const ctx = useContract({ DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b', ...ALLOW_FIXTURES }, { 'x-bb-api-key': 'key-a' });
 const otherProject = () => driverFor(ctx.server.url, { 'x-bb-api-key': 'key-b' });
@@ -25,51 +26,6 @@ async function sessionOn(fixture: string, api = ctx.api, extra: Record<string, u
   const { sessionId: id, cdpUrl } = reply.body.data;
   expectOk(await api.call('navigate', { id, body: { url: ctx.fixtures.url(fixture) } }));
   return { id, cdpUrl };
-}
-
-interface Reply {
-  result?: Record<string, unknown> & { targetInfos?: Array<{ targetId: string; url: string; type: string }> };
-  error?: { message: string };
-}
-
-/** A raw DevTools client on a cdpUrl: commands by method, and every event it was sent. */
-async function rawCdp(cdpUrl: string) {
-  const socket = new WebSocket(cdpUrl);
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
-  let nextId = 1;
-  const waiting = new Map<number, (reply: Reply) => void>();
-  const events: Array<{ method: string; params: Record<string, any>; sessionId?: string }> = [];
-  socket.on('message', (data: Buffer) => {
-    const message = JSON.parse(data.toString());
-    if (typeof message.id === 'number') waiting.get(message.id)?.(message);
-    else events.push(message);
-  });
-  return {
-    events,
-    send(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<Reply> {
-      const id = nextId++;
-      return new Promise((resolve) => {
-        waiting.set(id, resolve);
-        socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-      });
-    },
-    close: () => socket.close(),
-  };
-}
-
-/** The pid of the browser process behind a cdpUrl. */
-async function browserPidOf(cdpUrl: string): Promise<number> {
-  const cdp = await rawCdp(cdpUrl);
-  try {
-    const reply = await cdp.send('SystemInfo.getProcessInfo');
-    const processes = reply.result!.processInfo as Array<{ type: string; id: number }>;
-    return processes.find((p) => p.type === 'browser')!.id;
-  } finally {
-    cdp.close();
-  }
 }
 
 async function pageTargets(cdpUrl: string): Promise<Array<{ targetId: string; url: string }>> {
