@@ -12,7 +12,7 @@ import { ALLOW_FIXTURES } from '../support/fixture-server';
 import { browserPidOf } from '../support/processes';
 import { rawCdp } from '../support/raw-cdp';
 
-const ctx = useContract({ DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b', ...ALLOW_FIXTURES }, { 'x-bb-api-key': 'key-a' });
+const ctx = useContract({ DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b', DECKHAND_PROJECT_MAX_SESSIONS: '0', ...ALLOW_FIXTURES }, { 'x-bb-api-key': 'key-a' });
 const otherProject = () => driverFor(ctx.server.url, { 'x-bb-api-key': 'key-b' });
 
 interface Started {
@@ -81,13 +81,12 @@ describe("session B of the same project, through its cdpUrl, never reaches sessi
     // B's new page went into B's context: B lists it, A does not.
     expect((await pageTargets(b.cdpUrl)).map((t) => t.targetId)).toContain(made.result!.targetId);
     expect((await pageTargets(a.cdpUrl)).map((t) => t.targetId)).not.toContain(made.result!.targetId);
+    expect((await aCdp.send('Target.closeTarget', { targetId: aNew.result!.targetId })).error).toBeUndefined();
     aCdp.close();
     cdp.close();
 
     // A's page is untouched.
-    const still = await ctx.api.call('extract', { id: a.id, body: { options: { selector: 'h1' } } });
-    expectOk(still);
-    expect(still.body.data.result).toEqual({ pageText: 'Sign up' });
+    expect(await pageTargets(a.cdpUrl)).toEqual([expect.objectContaining({ targetId: aPage!.targetId, url: ctx.fixtures.url('forms.html') })]);
     for (const s of [a, b]) expectOk(await ctx.api.call('endSession', { id: s.id }));
   });
 
