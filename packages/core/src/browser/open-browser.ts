@@ -2,15 +2,14 @@
 // project's shared browser when the launch options change nothing of the browser process; else a
 // browser of the session's own.
 import type { CoreConfig } from '../config.js';
-import type { StartRequest, Viewport } from '../types.js';
+import type { StartRequest } from '../types.js';
 import { attachOverCdp } from './attach-cdp.js';
 import type { BrowserHandle } from './browser-handle.js';
 import { launchLocalBrowser } from './launch-local.js';
 import { checkLaunchOptions } from './launch-policy.js';
 import type { ProjectBrowsers } from './project-browsers.js';
 import { isShareable } from './shareable.js';
-
-const DEFAULT_VIEWPORT: Viewport = { width: 1024, height: 768 };
+import { DEFAULT_VIEWPORT } from './shared-browser.js';
 
 export async function openBrowser(req: StartRequest, projectId: string, config: CoreConfig, shared: ProjectBrowsers): Promise<BrowserHandle> {
   // What the client may not choose (switches, executable, paths) is refused before any browser work.

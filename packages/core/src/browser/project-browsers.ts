@@ -20,7 +20,15 @@ export class ProjectBrowsers {
   readonly #pool: WarmPool;
 
   constructor(private readonly config: CoreConfig) {
-    this.#pool = new WarmPool(() => SharedBrowser.launch(config), config.poolSize, config.poolMaxAgeMs);
+    this.#pool = new WarmPool(
+      async () => {
+        const browser = await SharedBrowser.launch(config);
+        browser.prepareSpare();
+        return browser;
+      },
+      config.poolSize,
+      config.poolMaxAgeMs,
+    );
   }
 
   async open(projectId: string, options: ContextOptions): Promise<BrowserHandle> {
@@ -45,7 +53,8 @@ export class ProjectBrowsers {
       await this.#release(projectId, chosen);
       throw error;
     }
-    return browser.newSession(options, () => this.#release(projectId, chosen));
+    // A spare context for the project's next session, while the browser has room for one.
+    return browser.newSession(options, () => this.#release(projectId, chosen), chosen.sessions < this.config.contextsPerBrowser);
   }
 
   /** Closes every browser: the pool's, and any whose sessions are gone (server shutdown). */
