@@ -66,6 +66,15 @@ describe("session B of the same project, through its cdpUrl, never reaches sessi
       const reply = await cdp.send(method, { targetId: aPage!.targetId, flatten: true });
       expect(reply.error, method).toBeDefined();
     }
+    // Nor from the session of a page of its own.
+    const bPage = (await cdp.send('Target.attachToTarget', { targetId: listed[0]!.targetId, flatten: true })).result!.sessionId as string;
+    const fromPage = (await cdp.send('Target.getTargets', {}, bPage)).result!.targetInfos!;
+    expect(fromPage.map((t) => t.targetId)).not.toContain(aPage!.targetId);
+    expect((await cdp.send('Target.attachToTarget', { targetId: aPage!.targetId, flatten: true }, bPage)).error).toBeDefined();
+    expect((await cdp.send('Browser.close', {}, bPage)).error).toBeDefined();
+    expect((await cdp.send('Runtime.evaluate', { expression: '1 + 1', returnByValue: true }, bPage)).result).toMatchObject({ result: { value: 2 } });
+    await cdp.send('Target.detachFromTarget', { sessionId: bPage });
+    const mark = cdp.events.length;
     expect((await cdp.send('Target.setDiscoverTargets', { discover: true })).error).toBeUndefined();
     expect((await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true })).error).toBeUndefined();
     // A new page of A's, made after B started listening, is not announced to B either.
@@ -73,7 +82,7 @@ describe("session B of the same project, through its cdpUrl, never reaches sessi
     const aNew = await aCdp.send('Target.createTarget', { url: 'about:blank#a-second-page' });
     expect(aNew.error).toBeUndefined();
     const made = await cdp.send('Target.createTarget', { url: 'about:blank#b-second-page' });
-    await expect.poll(() => cdp.events.filter((e) => e.method === 'Target.attachedToTarget').length).toBe(2);
+    await expect.poll(() => cdp.events.slice(mark).filter((e) => e.method === 'Target.attachedToTarget').length).toBe(2);
     const seen = cdp.events.filter((e) => e.method.startsWith('Target.')).map((e) => e.params.targetInfo?.targetId ?? e.params.targetId);
     expect(seen).not.toContain(aPage!.targetId);
     expect(seen).not.toContain(aNew.result!.targetId);
@@ -86,7 +95,7 @@ describe("session B of the same project, through its cdpUrl, never reaches sessi
     cdp.close();
 
     // A's page is untouched.
-    expect(await pageTargets(a.cdpUrl)).toEqual([expect.objectContaining({ targetId: aPage!.targetId, url: ctx.fixtures.url('forms.html') })]);
+    await expect.poll(() => pageTargets(a.cdpUrl)).toEqual([expect.objectContaining({ targetId: aPage!.targetId, url: ctx.fixtures.url('forms.html') })]);
     for (const s of [a, b]) expectOk(await ctx.api.call('endSession', { id: s.id }));
   });
 

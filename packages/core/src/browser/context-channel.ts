@@ -4,8 +4,9 @@
 // rewritten to the session's context where they name one; target lists and Target events are filtered
 // to the context; targets of other contexts cannot be attached to, activated or closed; what would affect
 // every context (closing or crashing the browser, making or disposing contexts, tracing) is refused. On
-// the sessions of its own targets (pages, their frames and workers) a client may do anything: those are
-// the session's own, as with a browser of its own.
+// the sessions of its own targets (pages, their frames and workers) a client may do anything, as with a
+// browser of its own, except Target and Browser commands and those naming a context: those reach past
+// the target, so they follow the browser-level rules there too.
 import type { CdpChannel } from './cdp-mux.js';
 
 interface Message {
@@ -55,9 +56,6 @@ const ON_TARGET = new Set([
   'Browser.getWindowForTarget',
 ]);
 
-/** On a target's own session, Target commands are limited to what concerns its children. */
-const TARGET_SESSION_TARGET_COMMANDS = new Set(['Target.setAutoAttach', 'Target.setDiscoverTargets', 'Target.detachFromTarget', 'Target.getTargetInfo']);
-
 const REFUSED = -32000;
 
 export function contextChannel(channel: CdpChannel, browserContextId: string): CdpChannel {
@@ -104,16 +102,13 @@ class ContextChannel {
     }
     const session = message.sessionId ?? '';
     const refuse = (why: string) => this.#deliver({ id: message.id, sessionId: message.sessionId, error: { code: REFUSED, message: why } });
-    if (this.#targetSessions.has(session)) {
-      if (message.method.startsWith('Target.') && !TARGET_SESSION_TARGET_COMMANDS.has(message.method)) {
-        return refuse(`${message.method} is not available on a page's session through a session's cdpUrl`);
-      }
-      if (message.method.startsWith('Browser.')) return refuse(`${message.method} is not available through a session's cdpUrl on a shared browser`);
-      return this.#forward(message);
-    }
-    if (!this.#browserSessions.has(session)) {
+    const onTarget = this.#targetSessions.has(session);
+    if (!onTarget && !this.#browserSessions.has(session)) {
       return this.#deliver({ id: message.id, sessionId: message.sessionId, error: { code: -32001, message: 'Session with given id not found.' } });
     }
+    // On its own targets' sessions a client may do anything but what reaches past the target: Target
+    // and Browser commands, and those naming a context, are held to the browser-level rules below.
+    if (onTarget && !/^(Target|Browser)\./.test(message.method) && !IN_CONTEXT.has(message.method)) return this.#forward(message);
     const params = message.params ?? {};
     const method = message.method;
     if (PASS.has(method)) return this.#forward(message);
@@ -162,13 +157,8 @@ class ContextChannel {
     if (typeof message.id === 'number') return this.#reply(message);
     const session = message.sessionId ?? '';
     const params = message.params ?? {};
-    if (this.#targetSessions.has(session)) {
-      // A page's own children (frames, workers) are the context's too.
-      if (message.method === 'Target.attachedToTarget' && typeof params.sessionId === 'string') this.#targetSessions.add(params.sessionId);
-      if (message.method === 'Target.detachedFromTarget' && typeof params.sessionId === 'string') this.#targetSessions.delete(params.sessionId);
-      return this.#deliver(message);
-    }
-    if (!this.#browserSessions.has(session)) return;
+    const onTarget = this.#targetSessions.has(session);
+    if (!onTarget && !this.#browserSessions.has(session)) return;
     const info = params.targetInfo as TargetInfo | undefined;
     switch (message.method) {
       case 'Target.targetCreated':
@@ -190,7 +180,8 @@ class ContextChannel {
           this.#browserSessions.add(attached);
           return this.#deliver(message);
         }
-        if (info?.browserContextId === this.contextId) {
+        // A page's own children (frames, workers) are the context's too, whether or not they say so.
+        if (info?.browserContextId === this.contextId || (onTarget && info && info.browserContextId === undefined)) {
           if (info.targetId) this.#targets.add(info.targetId);
           this.#targetSessions.add(attached);
           return this.#deliver(message);
@@ -212,7 +203,8 @@ class ContextChannel {
         if (params.state !== 'inProgress') this.#downloads.delete(params.guid as string);
         return this.#deliver(message);
       default:
-        // Other browser-wide events may concern any context: not shown.
+        // A target's own events are the client's; other browser-wide events may concern any context.
+        if (onTarget) this.#deliver(message);
         return;
     }
   }
