@@ -131,7 +131,10 @@ class ContextChannel {
     }
     if (ON_TARGET.has(method)) {
       if (method === 'Target.getTargetInfo' && params.targetId === undefined) return this.#forward(message);
-      if (typeof params.targetId !== 'string' || !(await this.#isOwnTarget(params.targetId))) return refuse('No target with given id found');
+      // A known target is checked without waiting, so commands keep their order unless a lookup is needed.
+      if (typeof params.targetId !== 'string' || !(this.#targets.has(params.targetId) || (await this.#inContext(params.targetId)))) {
+        return refuse('No target with given id found');
+      }
       const onReply =
         method === 'Target.attachToTarget'
           ? (reply: Message) => this.#noteSession(reply)
@@ -232,8 +235,7 @@ class ContextChannel {
     });
   }
 
-  async #isOwnTarget(targetId: string): Promise<boolean> {
-    if (this.#targets.has(targetId)) return true;
+  async #inContext(targetId: string): Promise<boolean> {
     const reply = await this.#internal({ method: 'Target.getTargetInfo', params: { targetId } });
     return (reply.result?.targetInfo as TargetInfo | undefined)?.browserContextId === this.contextId;
   }
