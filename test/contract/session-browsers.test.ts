@@ -97,4 +97,26 @@ describe('browsers of sessions', () => {
     // Nothing outlives the server: not its pooled browser either.
     await expect.poll(() => launchedBrowsers(), { timeout: 10_000 }).toEqual([]);
   });
+
+  it('replaces a pooled browser past its maximum age, and launches none with the pool off', async () => {
+    const aged = await serve({ DECKHAND_POOL_SIZE: '1', DECKHAND_POOL_MAX_AGE_MS: '1000' });
+    try {
+      await expect.poll(() => launchedBrowsers().length, { timeout: 20_000 }).toBe(1);
+      const [first] = launchedBrowsers();
+      await expect.poll(() => isRunning(first!), { timeout: 20_000 }).toBe(false);
+      await expect.poll(() => launchedBrowsers().filter((pid) => pid !== first).length, { timeout: 20_000 }).toBe(1);
+    } finally {
+      await aged.server.close();
+    }
+    await expect.poll(() => launchedBrowsers(), { timeout: 10_000 }).toEqual([]);
+    const off = await serve({ DECKHAND_POOL_SIZE: '0' });
+    try {
+      const session = await start(off.a);
+      expect(launchedBrowsers()).toEqual([session.pid]);
+      await end(off.a, session.id);
+      await expect.poll(() => launchedBrowsers(), { timeout: 10_000 }).toEqual([]);
+    } finally {
+      await off.server.close();
+    }
+  });
 });
