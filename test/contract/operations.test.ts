@@ -85,7 +85,8 @@ describe('operations without a model', () => {
   });
 
   it('turns a session whose browser crashed into 410 without hurting the server or other sessions', async () => {
-    const victim = await ctx.api.call('startSession', { body: START_BODY });
+    // A browser of its own (a locale is a browser switch): a shared browser's cdpUrl refuses Browser.crash.
+    const victim = await ctx.api.call('startSession', { body: { ...START_BODY, browser: { type: 'local', launchOptions: { headless: true, locale: 'en-US' } } } });
     const bystander = await ctx.sessionOn('forms.html');
     const browser = await chromium.connectOverCDP(victim.body.data.cdpUrl);
     const cdp = await browser.newBrowserCDPSession();

@@ -11,7 +11,8 @@ import { chromiumUnder, connectHttp, connectStdio, startSelfHosted, text, type C
 
 const KEYS = { one: 'mcp-key-one', two: 'mcp-key-two' };
 const dataDir = mkdtempSync(join(tmpdir(), 'deckhand-mcp-'));
-const LOCAL_ENV = { ...ALLOW_FIXTURES, DECKHAND_DATA_DIR: dataDir, DECKHAND_CACHE_DIR: '', DECKHAND_MCP_IDLE_MS: '3000' };
+// No warm pool: its idle browser would count among the Chromium processes a closed session must leave none of.
+const LOCAL_ENV = { ...ALLOW_FIXTURES, DECKHAND_DATA_DIR: dataDir, DECKHAND_CACHE_DIR: '', DECKHAND_MCP_IDLE_MS: '3000', DECKHAND_POOL_SIZE: '0' };
 
 let fixtures: FixtureServer;
 let hosted: TestServer;
@@ -19,7 +20,7 @@ let selfHosted: Awaited<ReturnType<typeof startSelfHosted>>;
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  hosted = await startTestServer({ ...ALLOW_FIXTURES, DECKHAND_API_KEYS: `${KEYS.one}:proj-one,${KEYS.two}:proj-two`, DECKHAND_MCP_IDLE_MS: '3000' });
+  hosted = await startTestServer({ ...ALLOW_FIXTURES, DECKHAND_API_KEYS: `${KEYS.one}:proj-one,${KEYS.two}:proj-two`, DECKHAND_MCP_IDLE_MS: '3000', DECKHAND_POOL_SIZE: '0' });
   selfHosted = await startSelfHosted([], LOCAL_ENV);
 });
 

@@ -8,7 +8,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
-export { isRunning } from '../../packages/core/src/browser/process-tree';
+import { commandLineOf, isRunning, processTree } from '../../packages/core/src/browser/process-tree';
+import { rawCdp } from './raw-cdp';
+
+export { isRunning };
 
 /** Pids of the browser and its child processes (renderers, GPU, utility). */
 export async function browserPids(cdpUrl: string): Promise<number[]> {
@@ -88,4 +91,25 @@ export async function startExternalChromium(): Promise<ExternalChromium> {
       rmSync(profile, { recursive: true, force: true, maxRetries: 10 });
     },
   };
+}
+
+/** The pid of the browser process behind a cdpUrl (a shared browser's cdpUrl answers SystemInfo too). */
+export async function browserPidOf(cdpUrl: string): Promise<number> {
+  const cdp = await rawCdp(cdpUrl);
+  try {
+    const reply = await cdp.send('SystemInfo.getProcessInfo');
+    const processes = reply.result!.processInfo as Array<{ type: string; id: number }>;
+    return processes.find((p) => p.type === 'browser')!.id;
+  } finally {
+    cdp.close();
+  }
+}
+
+/** Browser processes (not their renderers or utilities) Deckhand launched from this process: pooled ones too. */
+export function launchedBrowsers(): number[] {
+  return processTree(process.pid).filter((pid) => {
+    if (!isRunning(pid)) return false;
+    const argv = commandLineOf(pid);
+    return argv.includes('--remote-debugging-pipe') && !argv.some((arg) => arg.startsWith('--type='));
+  });
 }

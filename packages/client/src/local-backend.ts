@@ -60,6 +60,8 @@ export function localBackend(o: ResolvedOptions, cdpUrl?: () => string | undefin
     end: async () => {
       await core!.endpoint?.close();
       await core!.manager.end(LOCAL_PROJECT, live().id);
+      // The manager is this instance's alone: shutting it down closes its warm pool too, or the pooled browser keeps the process alive.
+      await core!.manager.shutdown();
     },
   };
 }

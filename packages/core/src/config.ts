@@ -4,6 +4,7 @@ import { OPEN_LOOPBACK_POLICY, parsePolicyRules, type NavigationPolicy } from '.
 import { cacheDirFromEnv } from './cache/act-cache.js';
 import { DeckhandError } from './errors.js';
 import type { ModelEnv } from './models/model-config.js';
+import { maxSessionsFor, memoryLimitBytes } from './browser/session-capacity.js';
 
 export interface CoreConfig {
   /** Live sessions allowed at once, across all projects. */
@@ -42,6 +43,12 @@ export interface CoreConfig {
   navigationPolicy: NavigationPolicy;
   /** The agent's web search (useSearch); none configured makes useSearch a 400. */
   search?: SearchProvider;
+  /** Browsers launched ahead of need (0: none); see browser/warm-pool.ts. */
+  poolSize: number;
+  /** A pooled browser older than this is replaced (0: kept however old). */
+  poolMaxAgeMs: number;
+  /** Sessions of one project sharing one browser as contexts; 1 gives every session a browser of its own. */
+  contextsPerBrowser: number;
 }
 
 /** A web search provider: a SearXNG instance (its JSON API), or Brave Search with its key. */
@@ -73,6 +80,10 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   cdpAttachHosts: ['*'],
   dataDir: '.deckhand/data',
   navigationPolicy: OPEN_LOOPBACK_POLICY,
+  // The core's own default launches nothing ahead of need; the server's (from the env) keeps one warm.
+  poolSize: 0,
+  poolMaxAgeMs: 30 * 60_000,
+  contextsPerBrowser: 50,
 };
 
 /**
@@ -89,7 +100,7 @@ const MODEL_ENV = /(_API_KEY|_BASE_URL)$|^(AWS|GOOGLE|GEMINI|VERTEX|AZURE|OLLAMA
 export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, mode: ServiceMode = { shared: true }): CoreConfig {
   return {
     ...DEFAULT_CORE_CONFIG,
-    maxSessions: envInteger(env, 'DECKHAND_MAX_SESSIONS', DEFAULT_CORE_CONFIG.maxSessions),
+    maxSessions: envInteger(env, 'DECKHAND_MAX_SESSIONS', maxSessionsFor(memoryLimitBytes())),
     idleTimeoutMs: envInteger(env, 'DECKHAND_IDLE_TIMEOUT_MS', DEFAULT_CORE_CONFIG.idleTimeoutMs),
     maxSessionMs: envInteger(env, 'DECKHAND_MAX_SESSION_MS', DEFAULT_CORE_CONFIG.maxSessionMs),
     defaultTimeoutMs: envInteger(env, 'DECKHAND_DEFAULT_TIMEOUT_MS', DEFAULT_CORE_CONFIG.defaultTimeoutMs),
@@ -107,6 +118,9 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, m
       localNetworks: mode.shared ? 'deny' : 'allow',
     },
     search: searchProviderFromEnv(env),
+    poolSize: envInteger(env, 'DECKHAND_POOL_SIZE', 1, 0),
+    poolMaxAgeMs: envInteger(env, 'DECKHAND_POOL_MAX_AGE_MS', DEFAULT_CORE_CONFIG.poolMaxAgeMs, 0),
+    contextsPerBrowser: envInteger(env, 'DECKHAND_CONTEXTS_PER_BROWSER', DEFAULT_CORE_CONFIG.contextsPerBrowser),
   };
 }
 

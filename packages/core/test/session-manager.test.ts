@@ -112,7 +112,8 @@ describe('crash', () => {
   it('turns a killed browser into session_gone without touching other sessions', async () => {
     const manager = testManager();
     const victim = await manager.start('alpha', { modelName: 'builtin/offline' });
-    const survivor = await manager.start('alpha', { modelName: 'builtin/offline' });
+    // Another project's: a project's sessions share a browser, and a crash of it ends them all.
+    const survivor = await manager.start('beta', { modelName: 'builtin/offline' });
     await victim.navigate({ url: fixtures.url('/forms.html') }, opContext());
     process.kill(victim.browserPid!, 'SIGKILL');
     await expect.poll(() => victim.state, { timeout: 5_000 }).toBe('crashed');

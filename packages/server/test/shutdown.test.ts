@@ -29,7 +29,9 @@ describe('server process', () => {
       });
       return ((await response.json()) as { data: { cdpUrl: string } }).data.cdpUrl;
     };
-    const pids = [...(await browserPids(await start())), ...(await browserPids(await start()))];
+    // Both started before reading: sessions of a project share a browser, whose spare renderer the second start replaces.
+    const [first, second] = [await start(), await start()];
+    const pids = [...(await browserPids(first)), ...(await browserPids(second))];
     expect(pids.every(isRunning)).toBe(true);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -69,6 +69,8 @@ export interface LaunchPlan {
   viewport: Viewport;
   /** The policy proxy every connection goes through (the session's own proxy sits behind it). */
   proxyServer: string;
+  /** false: no startup window at all (a shared browser's pages all live in contexts made later). */
+  startupPage?: boolean;
 }
 
 export function buildChromiumArgs(options: LaunchOptions, plan: LaunchPlan): string[] {
@@ -92,7 +94,7 @@ export function buildChromiumArgs(options: LaunchOptions, plan: LaunchPlan): str
     `--disable-features=${[...new Set(disabled)].join(',')}`,
     `--enable-features=${[...new Set(enabled)].join(',')}`,
     // One page to start with: the session's page.
-    'about:blank',
+    ...(plan.startupPage === false ? ['--no-startup-window'] : ['about:blank']),
   ];
 }
 

@@ -1,75 +1,19 @@
-// Launches one Chromium per session: a browser process per session is the hard isolation boundary.
+// Launches a Chromium of the session's own: a browser process per session is the hard isolation
+// boundary, and launch options that change the browser process (a profile, switches, a proxy) need one.
 // DevTools runs over a pipe only; Playwright and relayed clients reach it through the mux.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
 import type { CoreConfig } from '../config.js';
-import { DeckhandError } from '../errors.js';
 import type { LaunchOptions, Viewport } from '../types.js';
 import type { BrowserHandle } from './browser-handle.js';
-import { buildChromiumArgs } from './chromium-args.js';
-import { findChromium, isFullChromium } from './chromium-path.js';
-import { spawnChromium } from './chromium-process.js';
-import { CdpMux } from './cdp-mux.js';
-import { servePrivateCdp } from './cdp-websocket.js';
-import { startPolicyProxy } from '../network/policy-proxy.js';
+import { launchChromium } from './launch-chromium.js';
 import { SHADOW_HOOK_SCRIPT } from './shadow-hook.js';
-import { isRunning, processTree } from './process-tree.js';
-
-/** Client-chosen profiles in use by a live browser: two browsers on one profile corrupt it. */
-const profilesInUse = new Set<string>();
 
 export async function launchLocalBrowser(
   options: LaunchOptions,
   viewport: Viewport,
   config: CoreConfig,
 ): Promise<BrowserHandle> {
-  const headless = options.headless ?? config.headless;
-  const executablePath = options.executablePath ?? findChromium(headless, config.chromiumPath);
-  if (options.userDataDir && profilesInUse.has(options.userDataDir)) {
-    throw new DeckhandError('unprocessable', 'This userDataDir is in use by another live session; end it first or use another directory');
-  }
-  // Every connection of the browser goes through this proxy, which enforces the navigation policy.
-  const policyProxy = await startPolicyProxy(config.navigationPolicy, options.proxy);
-  // Playwright's way in; it opens channels only once the browser below is running.
-  let mux: CdpMux | undefined;
-  const endpoint = await servePrivateCdp(() => mux!.open());
-  const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'deckhand-profile-')));
-  const removeProfile = !options.userDataDir && !options.preserveUserDataDir;
-  profilesInUse.add(userDataDir);
-  const args = buildChromiumArgs(options, {
-    headless,
-    fullChromium: isFullChromium(executablePath),
-    userDataDir,
-    viewport,
-    proxyServer: policyProxy.url,
-  });
-
-  const chromiumProcess = spawnChromium(executablePath, args);
-  mux = new CdpMux(chromiumProcess.transport);
-  const cleanUp = async (tree = chromiumProcess.pid === undefined ? [] : processTree(chromiumProcess.pid)) => {
-    chromiumProcess.kill();
-    for (const pid of tree) if (isRunning(pid)) killQuietly(pid);
-    await chromiumProcess.exited;
-    await endpoint.close();
-    await policyProxy.close();
-    if (removeProfile) await rm(userDataDir, { recursive: true, force: true });
-    profilesInUse.delete(userDataDir);
-  };
-
-  let browser: Browser;
-  try {
-    browser = await chromium.connectOverCDP(endpoint.url, {
-      timeout: options.connectTimeoutMs ?? 30_000,
-      isLocal: true,
-      ...(options.downloadsPath ? { artifactsDir: options.downloadsPath } : {}),
-    });
-  } catch (error) {
-    await cleanUp();
-    throw new DeckhandError('browser_unavailable', 'Chromium failed to launch (the detail is in the server log)', undefined, { cause: error });
-  }
-
+  const launched = await launchChromium(options, viewport, config);
+  const { browser, mux } = launched;
   try {
     const context = browser.contexts()[0]!;
     await context.addInitScript(SHADOW_HOOK_SCRIPT);
@@ -82,33 +26,19 @@ export async function launchLocalBrowser(
     return {
       context,
       openCdp: () => mux.open(),
-      pid: chromiumProcess.pid,
-      policyProxy,
+      pid: launched.pid,
+      policyProxy: launched.policyProxy,
       isConnected: () => browser.isConnected(),
       onLost: (listener) => {
-        void chromiumProcess.exited.then(() => closing || listener());
+        void launched.exited.then(() => closing || listener());
       },
       close: async () => {
         closing = true;
-        // Its renderers must not outlive it: remember the tree before asking it to exit (profile flushed).
-        const tree = chromiumProcess.pid === undefined ? [] : processTree(chromiumProcess.pid);
-        mux.closeBrowser();
-        await Promise.race([chromiumProcess.exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
-        await browser.close().catch(() => undefined);
-        await cleanUp(tree);
+        await launched.close();
       },
     };
   } catch (error) {
-    await browser.close().catch(() => undefined);
-    await cleanUp();
+    await launched.close();
     throw error;
-  }
-}
-
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // Already gone.
   }
 }

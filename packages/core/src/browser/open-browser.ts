@@ -1,19 +1,25 @@
-// Picks the browser for a new session: attach when the request names a cdpUrl, else launch our own.
+// Picks the browser for a new session: attach when the request names a cdpUrl; else a context in the
+// project's shared browser when the launch options change nothing of the browser process; else a
+// browser of the session's own.
 import type { CoreConfig } from '../config.js';
-import type { StartRequest, Viewport } from '../types.js';
+import type { StartRequest } from '../types.js';
 import { attachOverCdp } from './attach-cdp.js';
 import type { BrowserHandle } from './browser-handle.js';
 import { launchLocalBrowser } from './launch-local.js';
 import { checkLaunchOptions } from './launch-policy.js';
+import type { ProjectBrowsers } from './project-browsers.js';
+import { isShareable } from './shareable.js';
+import { DEFAULT_VIEWPORT } from './shared-browser.js';
 
-const DEFAULT_VIEWPORT: Viewport = { width: 1024, height: 768 };
-
-export async function openBrowser(req: StartRequest, projectId: string, config: CoreConfig): Promise<BrowserHandle> {
+export async function openBrowser(req: StartRequest, projectId: string, config: CoreConfig, shared: ProjectBrowsers): Promise<BrowserHandle> {
   // What the client may not choose (switches, executable, paths) is refused before any browser work.
   const launchOptions = await checkLaunchOptions(req.browser?.launchOptions ?? {}, projectId, config);
   const cdpUrl = req.browser?.cdpUrl ?? launchOptions.cdpUrl;
   if (cdpUrl) return attachOverCdp(cdpUrl, config, launchOptions.connectTimeoutMs);
   const viewport =
     launchOptions.viewport ?? req.browserbaseSessionCreateParams?.browserSettings?.viewport ?? DEFAULT_VIEWPORT;
+  if (config.contextsPerBrowser > 1 && isShareable(launchOptions, config)) {
+    return shared.open(projectId, { viewport, acceptDownloads: launchOptions.acceptDownloads });
+  }
   return launchLocalBrowser(launchOptions, viewport, config);
 }

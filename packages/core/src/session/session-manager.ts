@@ -1,6 +1,7 @@
 // Creates, finds and ends sessions. A project sees only its own sessions: another project's id is
 // reported as unknown (404), an ended one of its own as gone (410).
 import { openBrowser } from '../browser/open-browser.js';
+import { ProjectBrowsers } from '../browser/project-browsers.js';
 import type { CoreConfig } from '../config.js';
 import { DeckhandError } from '../errors.js';
 import { checkModelName } from '../models/resolve-model.js';
@@ -28,11 +29,15 @@ export class SessionManager {
   private readonly starting = new Map<string, number>();
   /** Recently ended sessions, for their live page. */
   private readonly finishedSessions = new FinishedSessions();
+  /** Browsers shared by the sessions of a project, and the warm pool they come from. */
+  private readonly browsers: ProjectBrowsers;
 
   constructor(
     private readonly config: CoreConfig,
     private readonly store: SessionStore = new InMemorySessionStore(config.tombstoneLimit),
-  ) {}
+  ) {
+    this.browsers = new ProjectBrowsers(config);
+  }
 
   async start(projectId: string, req: StartRequest, opts: StartOptions = {}): Promise<Session> {
     checkModelName(req.modelName);
@@ -46,7 +51,7 @@ export class SessionManager {
     }
     this.starting.set(projectId, startingHere + 1);
     try {
-      const browser = await openBrowser(req, projectId, this.config);
+      const browser = await openBrowser(req, projectId, this.config, this.browsers);
       const session = new Session({
         projectId,
         settings: { ...settingsFrom(req, this.config), ...(opts.modelSampling && { modelSampling: opts.modelSampling }) },
@@ -95,9 +100,10 @@ export class SessionManager {
     return this.store.all().filter((session) => session.projectId === projectId).length;
   }
 
-  /** Ends every session (server shutdown). */
+  /** Ends every session and closes every browser, pooled ones included (server shutdown). */
   async shutdown(): Promise<void> {
     await Promise.all(this.store.all().map((session) => session.stop('ended')));
+    await this.browsers.close();
   }
 }
 
