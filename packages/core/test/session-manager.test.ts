@@ -129,7 +129,8 @@ describe('crash', () => {
     const manager = testManager();
     const session = await manager.start('alpha', { modelName: 'builtin/offline' });
     await session.navigate({ url: fixtures.url('/slow.html') }, opContext());
-    const pending = session.act({ input: { selector: '#ticker' } }, opContext());
+    // An act answers before the page settles; a slow navigation is still in flight when the browser dies.
+    const pending = session.navigate({ url: fixtures.url('/api/delay?ms=20000') }, opContext());
     setTimeout(() => process.kill(session.browserPid!, 'SIGKILL'), 150);
     await expect(pending).rejects.toMatchObject({ code: 'session_gone' });
     await manager.shutdown();

@@ -1,10 +1,9 @@
-// Runs one Action without a model: resolve the target, act, wait for the page to settle, within the
-// operation's deadline. A target that is missing or refuses the action is a result (success: false),
-// not an error.
+// Runs one Action without a model: wait for the previous action to settle, resolve the target, act,
+// and leave this action's settle to the next operation (dom/settle.ts), within the operation's
+// deadline. A target that is missing or refuses the action is a result (success: false), not an error.
 import type { Frame } from 'playwright-core';
-import { NetworkMonitor } from '../dom/network-monitor.js';
 import { resolveTarget } from '../selectors/index.js';
-import { waitForSettle } from '../dom/settle.js';
+import { ActionSettle, settledBeforeRead, UNSETTLED_MESSAGE } from '../dom/settle.js';
 import { firstLine, isDeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { Action, ActResult, Variables } from '../types.js';
@@ -37,40 +36,33 @@ export async function performAction(scope: OperationScope, { action, variables, 
 
   const page = frame.page();
   const deadline = scope.deadline;
-  const network = new NetworkMonitor(page);
-  const tabsBefore = new Set(page.context().pages());
+  const settled = await settledBeforeRead(page.context(), deadline.remaining(scope.settings.domSettleTimeoutMs), { quiet: false });
+  if (!settled) scope.log({ category: 'action', message: UNSETTLED_MESSAGE, level: 2 });
   const waitMs = () => deadline.remaining(lookupMs ?? scope.config.actionabilityTimeoutMs);
+  const resolution = selector ? await resolveTarget(frame, selector, waitMs()) : undefined;
+  if (resolution && !resolution.found) return report(false, resolution.reason);
+  const target = resolution?.target;
+  const settle = await ActionSettle.begin(page, target?.frame ?? frame);
   try {
-    const resolution = selector ? await resolveTarget(frame, selector, waitMs()) : undefined;
-    if (resolution && !resolution.found) return report(false, resolution.reason);
-    const target = resolution?.target;
-    try {
-      await handler.run({
-        page,
-        element: target?.element,
-        args: (action.arguments ?? []).map((value) => substituteVariables(value, variables)),
-        timeoutMs: waitMs(),
-        resolve: (other) => resolveTarget(target?.frame ?? frame, other, waitMs()),
-      });
-    } catch (error) {
-      if (page.isClosed() || isDeckhandError(error)) throw error;
-      const failure = target ? await explainRefusal(target.element, error) : asFailure(error);
-      scope.log({ category: 'action', message: `${method} on ${selector || 'the page'} failed`, level: 1 });
-      return report(false, failure.message);
-    } finally {
-      await target?.element.dispose().catch(() => undefined);
-    }
-    scope.log({ category: 'action', message: `${handler.verb} ${selector || 'the page'}`, level: 1 });
-    const settled = await waitForSettle(page, network, {
-      quietMs: scope.config.settleQuietMs,
-      timeoutMs: deadline.remaining(scope.settings.domSettleTimeoutMs),
-      tabsBefore,
+    await handler.run({
+      page,
+      element: target?.element,
+      args: (action.arguments ?? []).map((value) => substituteVariables(value, variables)),
+      timeoutMs: waitMs(),
+      resolve: (other) => resolveTarget(target?.frame ?? frame, other, waitMs()),
     });
-    if (!settled) scope.log({ category: 'action', message: 'page did not settle before the bound; continuing', level: 2 });
-    return report(true, `Action [${method}] performed successfully on selector: ${selector || 'the page'}`);
+  } catch (error) {
+    await settle.cancel();
+    if (page.isClosed() || isDeckhandError(error)) throw error;
+    const failure = target ? await explainRefusal(target.element, error) : asFailure(error);
+    scope.log({ category: 'action', message: `${method} on ${selector || 'the page'} failed`, level: 1 });
+    return report(false, failure.message);
   } finally {
-    network.dispose();
+    await target?.element.dispose().catch(() => undefined);
   }
+  scope.log({ category: 'action', message: `${handler.verb} ${selector || 'the page'}`, level: 1 });
+  await settle.actionDone({ quietMs: scope.config.settleQuietMs, timeoutMs: scope.settings.domSettleTimeoutMs });
+  return report(true, `Action [${method}] performed successfully on selector: ${selector || 'the page'}`);
 }
 
 function asFailure(error: unknown): ActionFailure {
