@@ -6,7 +6,7 @@
 
 import type { Frame, Page } from 'playwright-core';
 import { hasOwnCdpSession, sendCdp } from '../browser/cdp-session.js';
-import { parseDeepXPath } from './deep-xpath.js';
+import { parseDeepXPath, SelectorSyntaxError } from './deep-xpath.js';
 import { frameChain } from './frame-path.js';
 import { resolveTarget } from './resolve-target.js';
 import { walkPieceScript } from './walk-piece.js';
@@ -18,12 +18,16 @@ let lookups = 0;
 
 /** The backend node id of the element `xpath` (from the main frame) names, or undefined when there is none. */
 export async function resolveBackendNodeId(page: Page, xpath: string): Promise<number | undefined> {
-  const found = await resolveTarget(page.mainFrame(), xpath, 0);
-  if (!found.found) return undefined;
-  await found.target.element.dispose();
-  const chain = frameChain(found.target.frame);
-  // pieces[k] is read in chain[k].
-  const pieces = parseDeepXPath(xpath);
+  let pieces: ReturnType<typeof parseDeepXPath>;
+  try {
+    // pieces[k] is read in chain[k].
+    pieces = parseDeepXPath(xpath);
+  } catch (error) {
+    if (error instanceof SelectorSyntaxError) return undefined;
+    throw error;
+  }
+  const chain = pieces.length === 1 ? [page.mainFrame()] : await framesCrossed(page, xpath);
+  if (!chain) return undefined;
   // The deepest frame on the path with a CDP session of its own (out-of-process); else the page's.
   let owner: Page | Frame = page;
   let from = 0;
@@ -62,4 +66,12 @@ export async function resolveBackendNodeId(page: Page, xpath: string): Promise<n
   } finally {
     await send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => undefined);
   }
+}
+
+/** The frames a path crossing into child frames passes through, asked of the Playwright reader; null when it names nothing. */
+async function framesCrossed(page: Page, xpath: string): Promise<Frame[] | null> {
+  const found = await resolveTarget(page.mainFrame(), xpath, 0);
+  if (!found.found) return null;
+  await found.target.element.dispose();
+  return frameChain(found.target.frame);
 }
