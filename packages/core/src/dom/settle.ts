@@ -47,13 +47,17 @@ export const UNSETTLED_MESSAGE = 'the page did not settle after the last action 
 
 /** Drops what the last action owes (a navigation replaces the page it was settling). */
 export async function abandonSettle(context: BrowserContext): Promise<void> {
-  await unsettled.get(context)?.stop();
+  await unsettled.get(context)?.stop([]);
 }
 
 export class ActionSettle {
   private readonly tabsBefore: ReadonlySet<Page>;
   private readonly network: NetworkMonitor;
   private stopped = false;
+  /** Frames whose watch a newer settle takes over, so it is left installed. */
+  private handedOver: ReadonlySet<Frame> = new Set();
+  /** Ends the poll's current pause early. */
+  private wake = () => {};
   private finished = Promise.resolve(true);
   private nothingPending = Promise.resolve(true);
   private cleaned: Promise<void> = Promise.resolve();
@@ -68,11 +72,12 @@ export class ActionSettle {
 
   /**
    * Starts watching before the action runs, in the page's main frame and the frame acted in; a
-   * previous action's settle still running in this context is ended first.
+   * previous action's settle still running in this context is ended first (its watch carries on
+   * in the frames both watch: what the previous action scheduled still counts).
    */
   static async begin(page: Page, frame: Frame): Promise<ActionSettle> {
-    await abandonSettle(page.context());
     const frames = [...new Set([page.mainFrame(), frame])];
+    await unsettled.get(page.context())?.stop(frames);
     const settle = new ActionSettle(page, frames);
     await Promise.all(frames.map(startWatch));
     return settle;
@@ -109,9 +114,11 @@ export class ActionSettle {
     await this.cleanUp();
   }
 
-  /** Ends the background settle early, and waits until the page is put back as it was. */
-  async stop(): Promise<void> {
+  /** Ends the background settle early, and waits until its watch is removed from all but `handOver`'s frames. */
+  async stop(handOver: Frame[]): Promise<void> {
+    this.handedOver = new Set(handOver);
     this.stopped = true;
+    this.wake();
     await this.cleaned;
   }
 
@@ -129,7 +136,13 @@ export class ActionSettle {
         const nothingPending = tabsLoaded && this.network.idle(RESPONSE_GRACE_MS) && activities.every((activity) => !activity?.pending);
         if (nothingPending) calmed(true);
         if (nothingPending && activities.every((activity) => activity === null || activity.quietMs >= quietMs)) return true;
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, POLL_MS);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
       }
     } catch {
       // The page or its browser went away: there is nothing left to wait for.
@@ -140,7 +153,7 @@ export class ActionSettle {
   private async cleanUp(): Promise<void> {
     this.network.dispose();
     if (unsettled.get(this.page.context()) === this) unsettled.delete(this.page.context());
-    await Promise.all(this.frames.filter((frame) => !frame.isDetached()).map(stopWatch));
+    await Promise.all(this.frames.filter((frame) => !frame.isDetached() && !this.handedOver.has(frame)).map(stopWatch));
   }
 }
 
@@ -154,17 +167,27 @@ const IDLE: FrameActivity = { pending: 0, quietMs: Number.POSITIVE_INFINITY };
 async function waitForOpenedTabs(page: Page, tabsBefore: ReadonlySet<Page>, maxMs: number): Promise<Page[]> {
   const context = page.context();
   try {
-    const [{ targetInfo }, { targetInfos }] = await Promise.all([
-      sendCdp<{ targetInfo: TargetInfo }>(page, 'Target.getTargetInfo'),
-      sendCdp<{ targetInfos: TargetInfo[] }>(page, 'Target.getTargets'),
-    ]);
-    const tabs = targetInfos.filter((t) => t.type === 'page' && t.browserContextId === targetInfo.browserContextId).length;
+    const [contextId, { targetInfos }] = await Promise.all([browserContextIdOf(page), sendCdp<{ targetInfos: TargetInfo[] }>(page, 'Target.getTargets')]);
+    const tabs = targetInfos.filter((t) => t.type === 'page' && t.browserContextId === contextId).length;
     const until = Date.now() + maxMs;
     while (context.pages().length < tabs && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
   } catch {
     // The page closed meanwhile: nothing more to wait for.
   }
   return context.pages().filter((tab) => !tabsBefore.has(tab));
+}
+
+/** A page's browser context id never changes: asked once per page. */
+const contextIds = new WeakMap<Page, Promise<string | undefined>>();
+
+function browserContextIdOf(page: Page): Promise<string | undefined> {
+  let id = contextIds.get(page);
+  if (!id) {
+    id = sendCdp<{ targetInfo: TargetInfo }>(page, 'Target.getTargetInfo').then(({ targetInfo }) => targetInfo.browserContextId);
+    id.catch(() => contextIds.delete(page));
+    contextIds.set(page, id);
+  }
+  return id;
 }
 
 interface TargetInfo {
