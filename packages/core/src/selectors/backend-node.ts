@@ -75,3 +75,52 @@ async function framesCrossed(page: Page, xpath: string): Promise<Frame[] | null>
   await found.target.element.dispose();
   return frameChain(found.target.frame);
 }
+
+/**
+ * The backend node ids of several elements (undefined where there is none), in order. Paths that cross
+ * no frame are read together, in one walk and one release; the others one by one.
+ */
+export async function resolveBackendNodeIds(page: Page, xpaths: string[]): Promise<Array<number | undefined>> {
+  const inMainFrame = new Map<number, unknown>();
+  for (const [i, xpath] of xpaths.entries()) {
+    try {
+      const pieces = parseDeepXPath(xpath);
+      if (pieces.length === 1) inMainFrame.set(i, pieces[0]);
+    } catch {
+      // A malformed path names nothing; resolveBackendNodeId says so below.
+    }
+  }
+  const batch = await readMainFrameIds(page, [...inMainFrame.values()]).catch(() => null);
+  const batchIndex = [...inMainFrame.keys()];
+  return Promise.all(
+    xpaths.map((xpath, i) => {
+      const at = batchIndex.indexOf(i);
+      return batch && at >= 0 ? batch[at] : resolveBackendNodeId(page, xpath);
+    }),
+  );
+}
+
+async function readMainFrameIds(page: Page, pieces: unknown[]): Promise<Array<number | undefined>> {
+  if (pieces.length === 0) return [];
+  const objectGroup = `deckhand-backend-node-${++lookups}`;
+  const send = <T>(method: string, params: object) => sendCdp<T>(page, method, params);
+  try {
+    const walked = await send<{ result: { objectId?: string }; exceptionDetails?: unknown }>('Runtime.evaluate', {
+      expression: `(${JSON.stringify(pieces)}).map((piece) => (${WALK_PIECE})(piece))`,
+      objectGroup,
+    });
+    if (walked.exceptionDetails || !walked.result.objectId) throw new Error('the walk failed');
+    const { result } = await send<{ result: Array<{ name: string; value?: { objectId?: string } }> }>('Runtime.getProperties', {
+      objectId: walked.result.objectId,
+      ownProperties: true,
+    });
+    const objectIds = pieces.map((_, i) => result.find((property) => property.name === String(i))?.value?.objectId);
+    return await Promise.all(
+      objectIds.map((objectId) =>
+        objectId ? send<{ node: { backendNodeId: number } }>('DOM.describeNode', { objectId }).then(({ node }) => node.backendNodeId) : undefined,
+      ),
+    );
+  } finally {
+    await send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => undefined);
+  }
+}
