@@ -2,7 +2,7 @@
 // and leave this action's settle to the next operation (dom/settle.ts), within the operation's
 // deadline. A target that is missing or refuses the action is a result (success: false), not an error.
 import type { Frame } from 'playwright-core';
-import { resolveTarget } from '../selectors/index.js';
+import { resolveTarget, type ResolvedTarget } from '../selectors/index.js';
 import { ActionSettle, settledBeforeRead, UNSETTLED_MESSAGE } from '../dom/settle.js';
 import { firstLine, isDeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
@@ -53,16 +53,20 @@ export async function performAction(scope: OperationScope, { action, variables, 
     });
   } catch (error) {
     await settle.cancel();
-    if (page.isClosed() || isDeckhandError(error)) throw error;
-    const failure = target ? await explainRefusal(target.element, error) : asFailure(error);
+    const failure = page.isClosed() || isDeckhandError(error) ? undefined : target ? await explainRefusal(target.element, error) : asFailure(error);
+    await release(target);
+    if (!failure) throw error;
     scope.log({ category: 'action', message: `${method} on ${selector || 'the page'} failed`, level: 1 });
     return report(false, failure.message);
-  } finally {
-    await target?.element.dispose().catch(() => undefined);
   }
   scope.log({ category: 'action', message: `${handler.verb} ${selector || 'the page'}`, level: 1 });
-  await settle.actionDone({ quietMs: scope.config.settleQuietMs, timeoutMs: scope.settings.domSettleTimeoutMs });
+  // The handle is released while the act looks for a tab the action opened: one round trip less.
+  await Promise.all([release(target), settle.actionDone({ quietMs: scope.config.settleQuietMs, timeoutMs: scope.settings.domSettleTimeoutMs })]);
   return report(true, `Action [${method}] performed successfully on selector: ${selector || 'the page'}`);
+}
+
+function release(target: ResolvedTarget | undefined): Promise<void> {
+  return target ? target.element.dispose().catch(() => undefined) : Promise.resolve();
 }
 
 function asFailure(error: unknown): ActionFailure {
