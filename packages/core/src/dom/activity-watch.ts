@@ -59,7 +59,8 @@ const INSTALL = inPage(({ short, window: watchWindow, chain }: { short: number; 
     requestAnimationFrame: window.requestAnimationFrame,
     cancelAnimationFrame: window.cancelAnimationFrame,
   };
-  const pending = new Set<string>();
+  // Counted callbacks not yet run (or intervals not yet cleared), with when each was scheduled.
+  const pending = new Map<string, number>();
   let started = performance.now();
   let lastChange = started;
   // How many counted callbacks deep the code running now is (0: an event handler, a fetch callback).
@@ -86,7 +87,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain }: { short: number; 
           }
         };
         id = Reflect.apply(target, self, args) as number;
-        pending.add(prefix + id);
+        pending.set(prefix + id, performance.now());
         return id;
       },
     });
@@ -125,8 +126,9 @@ const INSTALL = inPage(({ short, window: watchWindow, chain }: { short: number; 
       started = performance.now();
     },
     status() {
+      // An interval counts for the watch window from when it was set, even if a later action restarted the watch.
       let count = 0;
-      for (const id of pending) if (id[0] !== 'i' || inWindow()) count++;
+      for (const [id, at] of pending) if (id[0] !== 'i' || performance.now() - at <= watchWindow) count++;
       return { pending: count, quietMs: performance.now() - lastChange };
     },
     stop() {
