@@ -39,10 +39,15 @@ export async function performAction(scope: OperationScope, { action, variables, 
   const settled = await settledBeforeRead(page.context(), deadline.remaining(scope.settings.domSettleTimeoutMs), { quiet: false });
   if (!settled) scope.log({ category: 'action', message: UNSETTLED_MESSAGE, level: 2 });
   const waitMs = () => deadline.remaining(lookupMs ?? scope.config.actionabilityTimeoutMs);
-  const resolution = selector ? await resolveTarget(frame, selector, waitMs()) : undefined;
-  if (resolution && !resolution.found) return report(false, resolution.reason);
+  // The watch starts while the target is looked up (one round trip less); what the page does
+  // meanwhile counts as the action's, which can only make the next operation wait longer.
+  const [resolution, settle] = await Promise.all([selector ? resolveTarget(frame, selector, waitMs()) : undefined, ActionSettle.begin(page, frame)]);
+  if (resolution && !resolution.found) {
+    await settle.cancel();
+    return report(false, resolution.reason);
+  }
   const target = resolution?.target;
-  const settle = await ActionSettle.begin(page, target?.frame ?? frame);
+  if (target) await settle.watchAlso(target.frame);
   try {
     await handler.run({
       page,

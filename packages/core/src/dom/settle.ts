@@ -64,6 +64,7 @@ export class ActionSettle {
 
   private constructor(
     private readonly page: Page,
+    /** Watched frames: the main frame first. */
     private readonly frames: Frame[],
   ) {
     this.tabsBefore = new Set(page.context().pages());
@@ -81,6 +82,13 @@ export class ActionSettle {
     const settle = new ActionSettle(page, frames);
     await Promise.all(frames.map(startWatch));
     return settle;
+  }
+
+  /** Watches the frame the target turned out to be in, when it is another one. */
+  async watchAlso(frame: Frame): Promise<void> {
+    if (this.frames.includes(frame)) return;
+    this.frames.push(frame);
+    await startWatch(frame);
   }
 
   /** Whether the page settled (false: the bound ran out first, or the page went away); never rejects. */
