@@ -62,12 +62,11 @@ describe('streaming', () => {
 
   // Heartbeats are comments the client's reader drops by design, so only raw HTTP can see them.
   it.skipIf(process.env.CONTRACT_DRIVER === 'client')('sends comment heartbeats during a long operation', async () => {
-    const id = await ctx.startSession();
-    // An act answers before the page settles, so the long operation is a navigation to a slow server.
-    const response = await fetch(`${ctx.server.url}/v1/sessions/${id}/navigate`, {
+    const id = await ctx.sessionOn('slow.html');
+    const response = await fetch(`${ctx.server.url}/v1/sessions/${id}/act`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-stream-response': 'true' },
-      body: JSON.stringify({ url: ctx.fixtures.url('api/delay?ms=800') }),
+      body: JSON.stringify({ input: { selector: '#fetch', method: 'click' } }),
     });
     const text = await response.text();
     expect(text).toContain(': ping\n\n');

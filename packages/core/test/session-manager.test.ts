@@ -129,8 +129,7 @@ describe('crash', () => {
     const manager = testManager();
     const session = await manager.start('alpha', { modelName: 'builtin/offline' });
     await session.navigate({ url: fixtures.url('/slow.html') }, opContext());
-    // An act answers before the page settles; a slow navigation is still in flight when the browser dies.
-    const pending = session.navigate({ url: fixtures.url('/api/delay?ms=20000') }, opContext());
+    const pending = session.act({ input: { selector: '#ticker' } }, opContext());
     setTimeout(() => process.kill(session.browserPid!, 'SIGKILL'), 150);
     await expect(pending).rejects.toMatchObject({ code: 'session_gone' });
     await manager.shutdown();

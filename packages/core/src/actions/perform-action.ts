@@ -1,6 +1,7 @@
 // Runs one Action without a model: wait for the previous action to settle, resolve the target, act,
-// and leave this action's settle to the next operation (dom/settle.ts), within the operation's
-// deadline. A target that is missing or refuses the action is a result (success: false), not an error.
+// and wait until nothing the action started is pending (the DOM's quiet is left to the next read,
+// dom/settle.ts), within the operation's deadline. A target that is missing or refuses the action is
+// a result (success: false), not an error.
 import type { Frame } from 'playwright-core';
 import { resolveTarget, type ResolvedTarget } from '../selectors/index.js';
 import { ActionSettle, settledBeforeRead, UNSETTLED_MESSAGE } from '../dom/settle.js';
@@ -36,7 +37,7 @@ export async function performAction(scope: OperationScope, { action, variables, 
 
   const page = frame.page();
   const deadline = scope.deadline;
-  const settled = await settledBeforeRead(page.context(), deadline.remaining(scope.settings.domSettleTimeoutMs), { quiet: false });
+  const settled = await settledBeforeRead(page.context(), scope.settings.domSettleTimeoutMs, { quiet: false, signal: scope.signal });
   if (!settled) scope.log({ category: 'action', message: UNSETTLED_MESSAGE, level: 2 });
   const waitMs = () => deadline.remaining(lookupMs ?? scope.config.actionabilityTimeoutMs);
   // The watch starts while the target is looked up (one round trip less); what the page does
@@ -67,6 +68,9 @@ export async function performAction(scope: OperationScope, { action, variables, 
   scope.log({ category: 'action', message: `${handler.verb} ${selector || 'the page'}`, level: 1 });
   // The handle is released while the act looks for a tab the action opened: one round trip less.
   await Promise.all([release(target), settle.actionDone({ quietMs: scope.config.settleQuietMs, timeoutMs: scope.settings.domSettleTimeoutMs })]);
+  // The act answers once nothing the action started is pending; the DOM's last changes are the next read's to wait for.
+  const calm = await settledBeforeRead(page.context(), scope.settings.domSettleTimeoutMs, { quiet: false, signal: scope.signal });
+  if (!calm) scope.log({ category: 'action', message: 'page did not settle before the bound; continuing', level: 2 });
   return report(true, `Action [${method}] performed successfully on selector: ${selector || 'the page'}`);
 }
 

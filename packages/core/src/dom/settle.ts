@@ -1,9 +1,9 @@
-// Settling after an action, split in two (docs/decisions.md, "Settling after an action"). The act
-// waits only for what the session needs to pick the next operation's page: a tab the action opened,
-// announced and adopted. Everything else the action started (its requests, a navigation's new
-// document, the short timers and animation frames it scheduled, the DOM changes they make) is
-// followed in the background, and the session's next operation waits for it before it reads the page.
-// A client that reads at once waits as long as the page needs; one that thinks first waits nothing.
+// Settling after an action, in two parts (docs/decisions.md, "Settling after an action"). What the
+// action set going (a tab it opened, its requests, a navigation's new document, the short timers,
+// intervals and animation frames it scheduled) is followed from the moment it ran; the act answers
+// once none of it is pending ("calm"). The DOM's last changes are the next read's to wait for
+// ("done": calm, and the DOM quiet for quietMs). A client that reads at once waits as long as the page
+// needs; one that thinks first waits nothing.
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { sendCdp } from '../browser/cdp-session.js';
 import { activityOf, startWatch, stopWatch, type FrameActivity } from './activity-watch.js';
@@ -30,16 +30,29 @@ const unsettled = new WeakMap<BrowserContext, ActionSettle>();
  * Waits (at most maxMs) until the last action in this context has settled. Every operation that reads
  * or acts on the page calls it first; it returns at once when nothing is owed. A read (`quiet`) also
  * waits for the DOM to stop changing; an Action, which waits for its own target anyway, only for what
- * the last action left pending.
+ * the last action left pending. `signal` (the operation's deadline) ends the wait with its reason.
  */
-export async function settledBeforeRead(context: BrowserContext, maxMs: number, { quiet = true } = {}): Promise<boolean> {
+export async function settledBeforeRead(
+  context: BrowserContext,
+  maxMs: number,
+  { quiet = true, signal }: { quiet?: boolean; signal?: AbortSignal } = {},
+): Promise<boolean> {
   const settle = unsettled.get(context);
   if (!settle) return true;
   let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), maxMs)));
-  const settled = await Promise.race([quiet ? settle.done : settle.calm, bound]);
-  clearTimeout(timer);
-  return settled;
+  let onAbort = () => {};
+  const bound = new Promise<boolean>((resolve, reject) => {
+    timer = setTimeout(() => resolve(false), maxMs);
+    onAbort = () => reject(signal?.reason);
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([quiet ? settle.done : settle.calm, bound]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
 }
 
 /** The log line of an operation that went ahead on a page the last action left unsettled. */
@@ -102,8 +115,8 @@ export class ActionSettle {
   }
 
   /**
-   * The action ran: waits until a tab it opened is adopted, then leaves the rest to the background
-   * and to the next operation.
+   * The action ran: waits until a tab it opened is adopted, then follows the rest in the background
+   * (see calm and done), owed to the context's next operation until it has settled.
    */
   async actionDone(options: SettleOptions): Promise<void> {
     const opened = await waitForOpenedTabs(this.page, this.tabsBefore, Math.min(options.timeoutMs, ANNOUNCE_MAX_MS));

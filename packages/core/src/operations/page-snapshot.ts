@@ -55,7 +55,7 @@ export async function snapshotOf(scope: OperationScope, frame: Frame, request: S
 
 /** Waits (within the operation's deadline and the session's settle bound) until the last action has settled. */
 export async function settledForRead(scope: OperationScope, frame: Frame): Promise<void> {
-  const settled = await settledBeforeRead(frame.page().context(), scope.deadline.remaining(scope.settings.domSettleTimeoutMs));
+  const settled = await settledBeforeRead(frame.page().context(), scope.settings.domSettleTimeoutMs, { signal: scope.signal });
   if (!settled) scope.log({ category: 'settle', message: UNSETTLED_MESSAGE, level: 2 });
 }
 
