@@ -1,7 +1,8 @@
 // Serves test/fixtures (or another directory of pages) on two loopback origins (127.0.0.1 and localhost are different sites, so an
 // iframe from the other one is cross-site and runs out of process). HTML files get {{ORIGIN}} and
 // {{CROSS_ORIGIN}} filled in. /api/delay?ms=N answers after N ms, for settle tests; /api/redirect?to=URL
-// answers a 302 to URL.
+// answers a 302 to URL; /api/slow-page?ms=N&page=FILE serves the fixture page FILE after N ms (a slow
+// server, for navigations and tabs that load late).
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -76,6 +77,12 @@ async function serve(req: IncomingMessage, res: ServerResponse, root: string, se
     res.writeHead(302, { location: url.searchParams.get('to') ?? '/', 'cache-control': 'no-store' });
     res.end();
     return;
+  }
+  if (url.pathname === '/api/slow-page') {
+    const ms = Math.min(Number(url.searchParams.get('ms') ?? 0), 30_000);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    if (res.destroyed) return;
+    url.pathname = `/${url.searchParams.get('page') ?? 'index.html'}`;
   }
   const relative = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '').replace(/^\/+/, '');
   const file = join(root, relative || 'index.html');

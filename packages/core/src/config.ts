@@ -21,7 +21,10 @@ export interface CoreConfig {
   tombstoneLimit: number;
   /** How long an action waits for its target to appear and become actionable. */
   actionabilityTimeoutMs: number;
-  /** Network and DOM must stay quiet this long for the page to count as settled. */
+  /**
+   * After an action, once nothing it started is pending, the DOM must have stopped changing this long
+   * before the next operation reads the page (dom/settle.ts).
+   */
   settleQuietMs: number;
   /** Settle bound when the start request has no domSettleTimeoutMs. */
   defaultDomSettleTimeoutMs: number;
@@ -70,7 +73,7 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   headless: true,
   tombstoneLimit: 10_000,
   actionabilityTimeoutMs: 3_000,
-  settleQuietMs: 500,
+  settleQuietMs: 20,
   defaultDomSettleTimeoutMs: 10_000,
   defaultTimeoutMs: 120_000,
   agentTimeoutMs: 10 * 60_000,

@@ -1,10 +1,10 @@
-// Runs one Action without a model: resolve the target, act, wait for the page to settle, within the
-// operation's deadline. A target that is missing or refuses the action is a result (success: false),
-// not an error.
+// Runs one Action without a model: wait for the previous action to settle, resolve the target, act,
+// and wait until nothing the action started is pending (the DOM's quiet is left to the next read,
+// dom/settle.ts), within the operation's deadline. A target that is missing or refuses the action is
+// a result (success: false), not an error.
 import type { Frame } from 'playwright-core';
-import { NetworkMonitor } from '../dom/network-monitor.js';
-import { resolveTarget } from '../selectors/index.js';
-import { waitForSettle } from '../dom/settle.js';
+import { resolveTarget, type ResolvedTarget } from '../selectors/index.js';
+import { ActionSettle, settledBeforeRead, UNSETTLED_MESSAGE } from '../dom/settle.js';
 import { firstLine, isDeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { Action, ActResult, Variables } from '../types.js';
@@ -37,40 +37,45 @@ export async function performAction(scope: OperationScope, { action, variables, 
 
   const page = frame.page();
   const deadline = scope.deadline;
-  const network = new NetworkMonitor(page);
-  const tabsBefore = new Set(page.context().pages());
+  const settled = await settledBeforeRead(page.context(), scope.settings.domSettleTimeoutMs, { quiet: false, signal: scope.signal });
+  if (!settled) scope.log({ category: 'action', message: UNSETTLED_MESSAGE, level: 2 });
   const waitMs = () => deadline.remaining(lookupMs ?? scope.config.actionabilityTimeoutMs);
-  try {
-    const resolution = selector ? await resolveTarget(frame, selector, waitMs()) : undefined;
-    if (resolution && !resolution.found) return report(false, resolution.reason);
-    const target = resolution?.target;
-    try {
-      await handler.run({
-        page,
-        element: target?.element,
-        args: (action.arguments ?? []).map((value) => substituteVariables(value, variables)),
-        timeoutMs: waitMs(),
-        resolve: (other) => resolveTarget(target?.frame ?? frame, other, waitMs()),
-      });
-    } catch (error) {
-      if (page.isClosed() || isDeckhandError(error)) throw error;
-      const failure = target ? await explainRefusal(target.element, error) : asFailure(error);
-      scope.log({ category: 'action', message: `${method} on ${selector || 'the page'} failed`, level: 1 });
-      return report(false, failure.message);
-    } finally {
-      await target?.element.dispose().catch(() => undefined);
-    }
-    scope.log({ category: 'action', message: `${handler.verb} ${selector || 'the page'}`, level: 1 });
-    const settled = await waitForSettle(page, network, {
-      quietMs: scope.config.settleQuietMs,
-      timeoutMs: deadline.remaining(scope.settings.domSettleTimeoutMs),
-      tabsBefore,
-    });
-    if (!settled) scope.log({ category: 'action', message: 'page did not settle before the bound; continuing', level: 2 });
-    return report(true, `Action [${method}] performed successfully on selector: ${selector || 'the page'}`);
-  } finally {
-    network.dispose();
+  // The watch starts while the target is looked up (one round trip less); what the page does
+  // meanwhile counts as the action's, which can only make the next operation wait longer.
+  const [resolution, settle] = await Promise.all([selector ? resolveTarget(frame, selector, waitMs()) : undefined, ActionSettle.begin(page, frame)]);
+  if (resolution && !resolution.found) {
+    await settle.cancel();
+    return report(false, resolution.reason);
   }
+  const target = resolution?.target;
+  if (target) await settle.watchAlso(target.frame);
+  try {
+    await handler.run({
+      page,
+      element: target?.element,
+      args: (action.arguments ?? []).map((value) => substituteVariables(value, variables)),
+      timeoutMs: waitMs(),
+      resolve: (other) => resolveTarget(target?.frame ?? frame, other, waitMs()),
+    });
+  } catch (error) {
+    await settle.cancel();
+    const failure = page.isClosed() || isDeckhandError(error) ? undefined : target ? await explainRefusal(target.element, error) : asFailure(error);
+    await release(target);
+    if (!failure) throw error;
+    scope.log({ category: 'action', message: `${method} on ${selector || 'the page'} failed`, level: 1 });
+    return report(false, failure.message);
+  }
+  scope.log({ category: 'action', message: `${handler.verb} ${selector || 'the page'}`, level: 1 });
+  // The handle is released while the act looks for a tab the action opened: one round trip less.
+  await Promise.all([release(target), settle.actionDone({ quietMs: scope.config.settleQuietMs, timeoutMs: scope.settings.domSettleTimeoutMs })]);
+  // The act answers once nothing the action started is pending; the DOM's last changes are the next read's to wait for.
+  const calm = await settledBeforeRead(page.context(), scope.settings.domSettleTimeoutMs, { quiet: false, signal: scope.signal });
+  if (!calm) scope.log({ category: 'action', message: 'page did not settle before the bound; continuing', level: 2 });
+  return report(true, `Action [${method}] performed successfully on selector: ${selector || 'the page'}`);
+}
+
+function release(target: ResolvedTarget | undefined): Promise<void> {
+  return target ? target.element.dispose().catch(() => undefined) : Promise.resolve();
 }
 
 function asFailure(error: unknown): ActionFailure {

@@ -1,4 +1,5 @@
-// Counts a page's in-flight requests (all its frames) so we can tell when the network has gone quiet.
+// Counts a page's in-flight requests (all its frames) from the moment it is made, so we can tell when
+// the requests an action started have finished.
 import type { Page, Request } from 'playwright-core';
 
 /** Long-lived streams never finish; a request pending this long no longer holds the page unsettled. */
@@ -7,7 +8,8 @@ const LONG_LIVED = new Set(['websocket', 'eventsource']);
 
 export class NetworkMonitor {
   private readonly inFlight = new Map<Request, number>();
-  private lastActivity = Date.now();
+  /** When a request last started or ended; undefined while none has. */
+  private lastActivity: number | undefined;
   private readonly onRequest = (request: Request) => {
     if (LONG_LIVED.has(request.resourceType())) return;
     this.inFlight.set(request, Date.now());
@@ -23,15 +25,14 @@ export class NetworkMonitor {
     page.on('requestfailed', this.onDone);
   }
 
-  /** Resolves once nothing (but stalled requests) has been in flight for quietMs, or at the deadline. */
-  async waitForQuiet(quietMs: number, deadline: number): Promise<boolean> {
-    for (;;) {
-      const now = Date.now();
-      const busy = [...this.inFlight.values()].some((started) => now - started < STALLED_MS);
-      if (!busy && now - this.lastActivity >= quietMs) return true;
-      if (now >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(1, deadline - now))));
-    }
+  /**
+   * True when nothing (but stalled requests) is in flight and, if any request was made, none started or
+   * ended in the last graceMs: the page gets that long to use what a response brought.
+   */
+  idle(graceMs: number): boolean {
+    const now = Date.now();
+    const busy = [...this.inFlight.values()].some((started) => now - started < STALLED_MS);
+    return !busy && (this.lastActivity === undefined || now - this.lastActivity >= graceMs);
   }
 
   dispose(): void {

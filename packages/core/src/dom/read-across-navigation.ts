@@ -34,6 +34,8 @@ export async function readAcrossNavigation<T>(frame: Frame, read: () => Promise<
  * carries over to the next document if the page navigates once more meanwhile.
  */
 async function documentParsed(frame: Frame): Promise<void> {
+  // Usually it is: one evaluation says so, where waitForFunction sets up a poller and waits a frame.
+  if (await frame.evaluate(() => document.readyState !== 'loading').catch(() => false)) return;
   await frame.waitForFunction(() => document.readyState !== 'loading', undefined, { timeout: NEW_DOCUMENT_WAIT_MS }).catch(() => undefined);
 }
 

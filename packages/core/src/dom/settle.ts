@@ -1,35 +1,184 @@
-// Waits for a page to settle after an action: network quiet and DOM quiet in every frame, bounded.
-import type { Frame, Page } from 'playwright-core';
+// Settling after an action, in two parts (docs/decisions.md, "Settling after an action"). What the
+// action set going (a tab it opened, its requests, a navigation's new document, the short timers,
+// intervals and animation frames it scheduled) is followed from the moment it ran; the act answers
+// once none of it is pending ("calm"). The DOM's last changes are the next read's to wait for
+// ("done": calm, and the DOM quiet for quietMs). A client that reads at once waits as long as the page
+// needs; one that thinks first waits nothing.
+import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { sendCdp } from '../browser/cdp-session.js';
-import { inPage } from '../selectors/index.js';
-import { readFrame } from './frame-read.js';
-import type { NetworkMonitor } from './network-monitor.js';
+import { activityOf, startWatch, stopWatch, type FrameActivity } from './activity-watch.js';
+import { NetworkMonitor } from './network-monitor.js';
 
 export interface SettleOptions {
+  /** The DOM must have stopped changing this long (and nothing the action started be pending). */
   quietMs: number;
+  /** Bound of the whole settle, from the action's end. */
   timeoutMs: number;
-  /** The context's tabs before the action: any other tab was opened by it. */
-  tabsBefore: ReadonlySet<Page>;
 }
 
-/** True when the page went quiet, false when the bound ran out first (the caller carries on). */
-export async function waitForSettle(page: Page, network: NetworkMonitor, options: SettleOptions): Promise<boolean> {
-  const deadline = Date.now() + options.timeoutMs;
-  const remaining = () => Math.max(0, deadline - Date.now());
-  const [networkQuiet, ...framesQuiet] = await Promise.all([
-    network.waitForQuiet(options.quietMs, deadline),
-    ...page.frames().map((frame) => domQuiet(frame, options.quietMs, remaining())),
-  ]);
-  // A navigation the action started must have produced a document before we report back.
-  await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, remaining()) }).catch(() => undefined);
-  // So must a tab it opened, and the session must have adopted it, so the next operation acts there.
-  const opened = await waitForOpenedTabs(page, options.tabsBefore, Math.min(remaining(), ANNOUNCE_MAX_MS));
-  await Promise.all(opened.map((tab) => tab.waitForLoadState('domcontentloaded', { timeout: Math.max(1, remaining()) }).catch(() => undefined)));
-  return networkQuiet && framesQuiet.every(Boolean);
-}
-
+/** After the action's last request, the page gets this long to use what it brought before it counts as settled. */
+const RESPONSE_GRACE_MS = 50;
+/** How often the background settle looks at the page. */
+const POLL_MS = 10;
 /** How long a tab the browser has opened may take to be announced by Playwright. */
 const ANNOUNCE_MAX_MS = 2_000;
+
+/** The settle each session's browser context still owes its next operation. */
+const unsettled = new WeakMap<BrowserContext, ActionSettle>();
+
+/**
+ * Waits (at most maxMs) until the last action in this context has settled. Every operation that reads
+ * or acts on the page calls it first; it returns at once when nothing is owed. A read (`quiet`) also
+ * waits for the DOM to stop changing; an Action, which waits for its own target anyway, only for what
+ * the last action left pending. `signal` (the operation's deadline) ends the wait with its reason.
+ */
+export async function settledBeforeRead(
+  context: BrowserContext,
+  maxMs: number,
+  { quiet = true, signal }: { quiet?: boolean; signal?: AbortSignal } = {},
+): Promise<boolean> {
+  const settle = unsettled.get(context);
+  if (!settle) return true;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort = () => {};
+  const bound = new Promise<boolean>((resolve, reject) => {
+    timer = setTimeout(() => resolve(false), maxMs);
+    onAbort = () => reject(signal?.reason);
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([quiet ? settle.done : settle.calm, bound]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The log line of an operation that went ahead on a page the last action left unsettled. */
+export const UNSETTLED_MESSAGE = 'the page did not settle after the last action before the bound; continuing';
+
+/** Drops what the last action owes (a navigation replaces the page it was settling). */
+export async function abandonSettle(context: BrowserContext): Promise<void> {
+  await unsettled.get(context)?.stop([]);
+}
+
+export class ActionSettle {
+  private readonly tabsBefore: ReadonlySet<Page>;
+  private readonly network: NetworkMonitor;
+  private stopped = false;
+  /** Frames whose watch a newer settle takes over, so it is left installed. */
+  private handedOver: ReadonlySet<Frame> = new Set();
+  /** Ends the poll's current pause early. */
+  private wake = () => {};
+  private finished = Promise.resolve(true);
+  private nothingPending = Promise.resolve(true);
+  private cleaned: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly page: Page,
+    /** Watched frames: the main frame first. */
+    private readonly frames: Frame[],
+  ) {
+    this.tabsBefore = new Set(page.context().pages());
+    this.network = new NetworkMonitor(page);
+  }
+
+  /**
+   * Starts watching before the action runs, in the page's main frame and the frame acted in; a
+   * previous action's settle still running in this context is ended first (its watch carries on
+   * in the frames both watch: what the previous action scheduled still counts).
+   */
+  static async begin(page: Page, frame: Frame): Promise<ActionSettle> {
+    const frames = [...new Set([page.mainFrame(), frame])];
+    await unsettled.get(page.context())?.stop(frames);
+    const settle = new ActionSettle(page, frames);
+    await Promise.all(frames.map(startWatch));
+    return settle;
+  }
+
+  /** Watches the frame the target turned out to be in, when it is another one. */
+  async watchAlso(frame: Frame): Promise<void> {
+    if (this.frames.includes(frame)) return;
+    this.frames.push(frame);
+    await startWatch(frame);
+  }
+
+  /** Whether the page settled (false: the bound ran out first, or the page went away); never rejects. */
+  get done(): Promise<boolean> {
+    return this.finished;
+  }
+
+  /** Like done, but without waiting for the DOM to stop changing. */
+  get calm(): Promise<boolean> {
+    return this.nothingPending;
+  }
+
+  /**
+   * The action ran: waits until a tab it opened is adopted, then follows the rest in the background
+   * (see calm and done), owed to the context's next operation until it has settled.
+   */
+  async actionDone(options: SettleOptions): Promise<void> {
+    const opened = await waitForOpenedTabs(this.page, this.tabsBefore, Math.min(options.timeoutMs, ANNOUNCE_MAX_MS));
+    unsettled.set(this.page.context(), this);
+    let calmed = (_calm: boolean) => {};
+    this.nothingPending = new Promise<boolean>((resolve) => (calmed = resolve));
+    this.finished = this.follow(opened, options, calmed);
+    void this.finished.then(calmed);
+    // The page is put back as it was after done: the next read need not wait for that.
+    this.cleaned = this.finished.then(() => this.cleanUp());
+  }
+
+  /** The action did not run: nothing to follow. */
+  async cancel(): Promise<void> {
+    this.stopped = true;
+    await this.cleanUp();
+  }
+
+  /** Ends the background settle early, and waits until its watch is removed from all but `handOver`'s frames. */
+  async stop(handOver: Frame[]): Promise<void> {
+    this.handedOver = new Set(handOver);
+    this.stopped = true;
+    this.wake();
+    await this.cleaned;
+  }
+
+  private async follow(opened: Page[], { quietMs, timeoutMs }: SettleOptions, calmed: (calm: boolean) => void): Promise<boolean> {
+    const until = Date.now() + timeoutMs;
+    const remaining = () => Math.max(1, until - Date.now());
+    const loadedDocument = (tab: Page) => tab.waitForLoadState('domcontentloaded', { timeout: remaining() }).catch(() => undefined);
+    let tabsLoaded = false;
+    void Promise.all(opened.map(loadedDocument)).then(() => (tabsLoaded = true));
+    try {
+      while (!this.stopped && Date.now() < until && !this.page.isClosed()) {
+        const activities = await Promise.all(this.frames.map((frame) => (frame.isDetached() ? IDLE : activityOf(frame))));
+        // No watch in the main frame: a navigation replaced its document, which must be parsed first.
+        if (activities[0] === null) await loadedDocument(this.page);
+        const nothingPending = tabsLoaded && this.network.idle(RESPONSE_GRACE_MS) && activities.every((activity) => !activity?.pending);
+        if (nothingPending) calmed(true);
+        if (nothingPending && activities.every((activity) => activity === null || activity.quietMs >= quietMs)) return true;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, POLL_MS);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    } catch {
+      // The page or its browser went away: there is nothing left to wait for.
+    }
+    return false;
+  }
+
+  private async cleanUp(): Promise<void> {
+    this.network.dispose();
+    if (unsettled.get(this.page.context()) === this) unsettled.delete(this.page.context());
+    await Promise.all(this.frames.filter((frame) => !frame.isDetached() && !this.handedOver.has(frame)).map(stopWatch));
+  }
+}
+
+const IDLE: FrameActivity = { pending: 0, quietMs: Number.POSITIVE_INFINITY };
 
 /**
  * The browser knows about a new tab before Playwright announces it (the context's 'page' event), so a
@@ -39,11 +188,8 @@ const ANNOUNCE_MAX_MS = 2_000;
 async function waitForOpenedTabs(page: Page, tabsBefore: ReadonlySet<Page>, maxMs: number): Promise<Page[]> {
   const context = page.context();
   try {
-    const [{ targetInfo }, { targetInfos }] = await Promise.all([
-      sendCdp<{ targetInfo: TargetInfo }>(page, 'Target.getTargetInfo'),
-      sendCdp<{ targetInfos: TargetInfo[] }>(page, 'Target.getTargets'),
-    ]);
-    const tabs = targetInfos.filter((t) => t.type === 'page' && t.browserContextId === targetInfo.browserContextId).length;
+    const [contextId, { targetInfos }] = await Promise.all([browserContextIdOf(page), sendCdp<{ targetInfos: TargetInfo[] }>(page, 'Target.getTargets')]);
+    const tabs = targetInfos.filter((t) => t.type === 'page' && t.browserContextId === contextId).length;
     const until = Date.now() + maxMs;
     while (context.pages().length < tabs && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
   } catch {
@@ -52,51 +198,20 @@ async function waitForOpenedTabs(page: Page, tabsBefore: ReadonlySet<Page>, maxM
   return context.pages().filter((tab) => !tabsBefore.has(tab));
 }
 
+/** A page's browser context id never changes: asked once per page. */
+const contextIds = new WeakMap<Page, Promise<string | undefined>>();
+
+function browserContextIdOf(page: Page): Promise<string | undefined> {
+  let id = contextIds.get(page);
+  if (!id) {
+    id = sendCdp<{ targetInfo: TargetInfo }>(page, 'Target.getTargetInfo').then(({ targetInfo }) => targetInfo.browserContextId);
+    id.catch(() => contextIds.delete(page));
+    contextIds.set(page, id);
+  }
+  return id;
+}
+
 interface TargetInfo {
   type: string;
   browserContextId?: string;
 }
-
-/**
- * No DOM mutation in the frame for quietMs, counting mutations inside open and closed shadow roots.
- * A frame that detaches or navigates meanwhile counts as quiet, and so does one that cannot be read
- * (frame-read.ts): there is nothing more to learn from it.
- */
-function domQuiet(frame: Frame, quietMs: number, maxMs: number): Promise<boolean> {
-  const watch = () => frame.evaluate(WATCH_MUTATIONS, { quiet: quietMs, max: maxMs });
-  // The watch ends itself at maxMs; the bound only catches a frame whose thread never runs it.
-  return readFrame(frame, watch, { boundMs: maxMs + WATCH_SLACK_MS }).then(
-    (quiet) => quiet ?? true,
-    () => true,
-  );
-}
-
-const WATCH_SLACK_MS = 1_000;
-
-const WATCH_MUTATIONS = inPage(
-  ({ quiet, max }: { quiet: number; max: number }, lib) =>
-    new Promise<boolean>((resolve) => {
-      const start = performance.now();
-      let last = start;
-      const observer = new MutationObserver(() => {
-        last = performance.now();
-      });
-      const watch = (root: Node) => {
-        observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
-        const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
-        for (let el = walker.nextNode(); el; el = walker.nextNode()) {
-          const shadow = lib.shadowRootOf(el as Element);
-          if (shadow) watch(shadow);
-        }
-      };
-      watch(document);
-      const timer = setInterval(() => {
-        const now = performance.now();
-        if (now - last >= quiet || now - start >= max) {
-          clearInterval(timer);
-          observer.disconnect();
-          resolve(now - last >= quiet);
-        }
-      }, 50);
-    }),
-);

@@ -3,7 +3,7 @@
 import type { Frame, Page } from 'playwright-core';
 import { DeckhandError } from '../errors.js';
 import { PAGE_ELEMENT_ID, type ChosenAction } from '../inference/index.js';
-import { framePrefix, resolveBackendNodeId } from '../selectors/index.js';
+import { framePrefix, resolveBackendNodeId, resolveBackendNodeIds } from '../selectors/index.js';
 import type { PageSnapshot } from '../snapshot/index.js';
 import type { Action } from '../types.js';
 
@@ -29,6 +29,17 @@ export async function toAction(chosen: ChosenAction, at: ActionContext, withBack
     arguments: args,
     ...(backendNodeId !== undefined && { backendNodeId }),
   };
+}
+
+/** Several answers at once (observe's list): the first `withIds` element actions get their backend node ids, looked up together. */
+export async function toActions(chosen: ChosenAction[], at: ActionContext, withIds: number): Promise<Action[]> {
+  const actions = await Promise.all(chosen.map((c) => toAction(c, at, false)));
+  const looked = chosen.map((_, i) => i).filter((i) => i < withIds && chosen[i]!.elementId !== PAGE_ELEMENT_ID);
+  const ids = await resolveBackendNodeIds(at.page, looked.map((i) => elementOf(at.snapshot, chosen[i]!.elementId).xpath)).catch(() => []);
+  return actions.map((action, i) => {
+    const backendNodeId = ids[looked.indexOf(i)];
+    return backendNodeId === undefined ? action : { ...action, backendNodeId };
+  });
 }
 
 function elementOf(snapshot: PageSnapshot, id: string) {

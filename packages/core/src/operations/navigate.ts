@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Frame, Page, Response } from 'playwright-core';
 import { sendCdp } from '../browser/cdp-session.js';
+import { abandonSettle } from '../dom/settle.js';
 import { assertDestinationAllowed, destinationBlocked } from '../network/destination-check.js';
 import { canonicalHost } from '../network/ip-address.js';
 import { BLOCKED_HEADER, NET_ERROR_HEADER, type PolicyProxy } from '../network/policy-proxy.js';
@@ -21,6 +22,8 @@ export async function navigate(scope: OperationScope, request: NavigateRequest):
   const url = checkedUrl(request.url);
   const frame = await scope.frame(request.frameId);
   const deadline = scope.deadline;
+  // The page the last action was settling is being left: nothing it owes matters any more.
+  await abandonSettle(scope.context);
   // A cancelled or timed-out navigation must not keep loading under the session's next operation.
   let stopped: Promise<void> | undefined;
   const stopLoading = () => (stopped = stopPageLoading(frame.page()));

@@ -2,7 +2,7 @@
 // there is none), each as a replayable Action.
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { Action, ObserveRequest } from '../types.js';
-import { toAction } from './chosen-action.js';
+import { toActions } from './chosen-action.js';
 import { withModel } from './model-run.js';
 import { snapshotOf } from './page-snapshot.js';
 
@@ -17,7 +17,7 @@ export function observe(scope: OperationScope, request: ObserveRequest): Promise
     const snapshot = await snapshotOf(scope, frame, { selector: options.selector, instruction });
     const chosen = await run.inference.observe({ instruction, snapshot, signal: scope.signal, usage: run.usage });
     const page = frame.page();
-    const actions = await Promise.all(chosen.map((c, i) => toAction(c, { snapshot, frame, page }, i < BACKEND_ID_LIMIT)));
+    const actions = await toActions(chosen, { snapshot, frame, page }, BACKEND_ID_LIMIT);
     scope.log({ category: 'observe', message: `found ${actions.length} element(s)`, level: 1 });
     return actions;
   });

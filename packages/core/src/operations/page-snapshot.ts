@@ -3,6 +3,7 @@
 import type { Frame } from 'playwright-core';
 import { describeSkippedFrame, type SkippedFrame } from '../dom/frame-read.js';
 import { readAcrossNavigation } from '../dom/read-across-navigation.js';
+import { settledBeforeRead, UNSETTLED_MESSAGE } from '../dom/settle.js';
 import { resolveTarget, type ResolvedTarget } from '../selectors/index.js';
 import { DeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
@@ -27,8 +28,12 @@ export async function resolveScope(frame: Frame, selector: string): Promise<Reso
   return found.target;
 }
 
-/** A snapshot starting at `frame` (the frame a request's frameId names), taken again if a navigation replaced the page mid-read. */
-export function snapshotOf(scope: OperationScope, frame: Frame, request: SnapshotRequest): Promise<PageSnapshot> {
+/**
+ * A snapshot starting at `frame` (the frame a request's frameId names), once the last action has
+ * settled, taken again if a navigation replaced the page mid-read.
+ */
+export async function snapshotOf(scope: OperationScope, frame: Frame, request: SnapshotRequest): Promise<PageSnapshot> {
+  await settledForRead(scope, frame);
   return readAcrossNavigation(frame, async () => {
     const root = request.selector ? await resolveScope(frame, request.selector) : undefined;
     const skippedFrames: SkippedFrame[] = [];
@@ -46,6 +51,12 @@ export function snapshotOf(scope: OperationScope, frame: Frame, request: Snapsho
       await root?.element.dispose().catch(() => undefined);
     }
   });
+}
+
+/** Waits (within the operation's deadline and the session's settle bound) until the last action has settled. */
+export async function settledForRead(scope: OperationScope, frame: Frame): Promise<void> {
+  const settled = await settledBeforeRead(frame.page().context(), scope.settings.domSettleTimeoutMs, { signal: scope.signal });
+  if (!settled) scope.log({ category: 'settle', message: UNSETTLED_MESSAGE, level: 2 });
 }
 
 /** A frame left out of what the operation read is said in its log (the event stream and the server log). */

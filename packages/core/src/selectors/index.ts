@@ -3,6 +3,6 @@
 // writer are this folder's own; everything else asks here.
 
 export { resolveTarget, type Resolution, type ResolvedTarget } from './resolve-target.js';
-export { resolveBackendNodeId } from './backend-node.js';
+export { resolveBackendNodeId, resolveBackendNodeIds } from './backend-node.js';
 export { framePrefix } from './frame-path.js';
 export { inPage, type InPageLib } from './in-page.js';

@@ -1,0 +1,74 @@
+// What an act starts is seen by the very next operation: a fetch, a delayed render, an SPA route change,
+// a slow full navigation and a slow new tab, each read (observe, extract, act) right after the act
+// returns, with no pause in between. The act itself may answer before the page has settled.
+import { describe, expect, it } from 'vitest';
+import { expectOk, useContract } from '../support/contract';
+import { pageText } from '../support/page-log';
+
+const ctx = useContract();
+const json = { 'x-stream-response': 'false' };
+
+async function click(id: string, selector: string) {
+  const reply = await ctx.api.call('act', { id, body: { input: { selector, method: 'click' } }, headers: json });
+  expectOk(reply);
+  expect(reply.body.data.result.success, reply.body.data.result.message).toBe(true);
+}
+
+async function observedDescriptions(id: string): Promise<string> {
+  const reply = await ctx.api.call('observe', { id, body: {}, headers: json });
+  expectOk(reply);
+  return (reply.body.data.result as Array<{ description: string }>).map((action) => action.description).join('\n');
+}
+
+describe('settling after an act', () => {
+  it('a fetch the act started: its rendered result is in the next extract', async () => {
+    const id = await ctx.sessionOn('settle.html');
+    await click(id, '#fetch');
+    expect(await pageText(ctx.api, id)).toContain('Fetched result after 300 ms');
+  });
+
+  it('a render the act delayed by a timer: its element is in the next observe', async () => {
+    const id = await ctx.sessionOn('settle.html');
+    await click(id, '#delayed');
+    expect(await observedDescriptions(id)).toMatch(/Delayed result button/);
+  });
+
+  it('an SPA route change rendered later: the next extract reads the new route', async () => {
+    const id = await ctx.sessionOn('settle.html');
+    await click(id, '#route');
+    expect(await pageText(ctx.api, id, '#results')).toBe('Next route content Next route content button');
+  });
+
+  it('a full navigation to a slow server: the next extract reads the new page', async () => {
+    const id = await ctx.sessionOn('settle.html');
+    await click(id, '#navigate');
+    const text = await pageText(ctx.api, id);
+    expect(text).toContain('Arrived after a slow response');
+    expect(text).not.toContain('Render later');
+  });
+
+  it('a new tab with a slow server: the next operation reads and acts in the loaded tab', async () => {
+    const id = await ctx.sessionOn('settle.html');
+    await click(id, '#tab');
+    expect(await pageText(ctx.api, id)).toContain('Arrived after a slow response');
+    await click(id, '#arrived');
+    expect(await pageText(ctx.api, id, '#log')).toBe('clicked: arrived');
+  });
+
+  it('a natural-language act right after an act finds the element the first act rendered late', async () => {
+    const id = await ctx.sessionOn('settle.html');
+    await click(id, '#delayed');
+    const reply = await ctx.api.call('act', { id, body: { input: 'click the Delayed result button' }, headers: json });
+    expectOk(reply);
+    expect(reply.body.data.result.success, reply.body.data.result.message).toBe(true);
+    expect(await pageText(ctx.api, id, '#log')).toBe('clicked: delayed');
+  });
+
+  it('an Action act right after a slow navigation acts on the new page, not the one it left', async () => {
+    const id = await ctx.sessionOn('settle.html');
+    await click(id, '#navigate');
+    // Both pages have a #same button; the click must land on the page the navigation arrived at.
+    await click(id, '#same');
+    expect(await pageText(ctx.api, id, '#log')).toBe('clicked: same, on the new page');
+  });
+});
