@@ -187,6 +187,7 @@ describe('agentExecute in hybrid mode', () => {
           return dot ? `${dot.style.left},${dot.style.top}` : null;
         });
       // While the model is asked its second turn, the cursor sits exactly where the click landed.
+      await expect.poll(() => model.requests.length, { timeout: 10_000 }).toBe(2);
       await expect.poll(cursor).toBe('333px,111px');
     } finally {
       gone.abort();

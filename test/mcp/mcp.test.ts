@@ -83,9 +83,10 @@ describe.each(targets)('MCP over $name', { timeout: 90_000 }, (target) => {
       expect(navigated.isError).toBeFalsy();
       expect(text(navigated)).toContain('forms.html');
       // Progress travels only where the transport can stream it (a 2026-07-28 exchange upgrades to SSE for it).
-      // The last notification is sent before the result, but the client may hand it over after the result
-      // resolves: it is awaited, not assumed.
-      await expect.poll(() => progress).toEqual([0, 1, 2]);
+      // The last notification ("done") is sent just before the result; over stdio the SDK client may
+      // settle the call first and then drop it (its progress handler is gone), so it is not required.
+      await expect.poll(() => progress.slice(0, 2)).toEqual([0, 1]);
+      expect([[0, 1], [0, 1, 2]]).toContainEqual(progress);
 
       const observed = await client.callTool({ name: 'observe', arguments: { instruction: 'the Go button' } });
       const elements = (observed.structuredContent as { elements: Array<{ description: string }> }).elements;

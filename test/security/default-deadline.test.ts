@@ -11,7 +11,8 @@ const json = { 'x-stream-response': 'false' };
 async function frozenSession(): Promise<string> {
   const id = await ctx.sessionOn('freeze.html');
   // The click never returns (the page loops in its handler), so the act ends at its timeout: the page is frozen.
-  const act = await ctx.api.call('act', { id, body: { input: { selector: '#freeze', method: 'click' }, options: { timeout: 1000 } }, headers: json });
+  // The timeout leaves a loaded machine time to find and click the button (a lookup cut short freezes nothing).
+  const act = await ctx.api.call('act', { id, body: { input: { selector: '#freeze', method: 'click' }, options: { timeout: 5000 } }, headers: json });
   expect([200, 408]).toContain(act.status);
   return id;
 }

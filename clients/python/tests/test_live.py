@@ -59,7 +59,8 @@ class LiveTest(unittest.TestCase):
         self.assertEqual(deckhand.session_id, init.session_id)
         self.assertTrue(init.session_url.startswith(f"{API_URL}/v1/sessions/{init.session_id}/live?token="), init.session_url)
         self.assertEqual((init.sessionId, init.sessionUrl, init.debugUrl), (init.session_id, init.session_url, init.debug_url))
-        self.assertEqual(init.debug_url, deckhand.cdp_url)
+        self.assertTrue(init.debug_url.startswith(f"{API_URL}/v1/sessions/{init.session_id}/devtools?token="), init.debug_url)
+        self.assertTrue(deckhand.cdp_url.startswith(f"ws://{API_URL.split('://', 1)[1]}/v1/sessions/{init.session_id}/cdp?token="), deckhand.cdp_url)
         self.assertEqual(status_of(init.session_url), 200)
 
         navigated = deckhand.goto(f"{FIXTURES}/forms.html")

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Page } from 'playwright-core';
 import { substituteVariables } from '../actions/variables.js';
+import { ActionSettle, settledBeforeRead } from '../dom/settle.js';
 import { DeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import { defineTool } from './tool.js';
@@ -35,6 +36,25 @@ async function checkInside(scope: OperationScope, points: Point[]): Promise<void
   }
 }
 
+/**
+ * Runs input on the page as an act runs its action (dom/settle.ts): what it starts (a navigation a
+ * key submitted, a fetch, a short timer) is followed from the moment it runs, and the call answers
+ * once none of it is pending, so the next screenshot shows its result.
+ */
+async function settled(scope: OperationScope, input: () => Promise<unknown>): Promise<void> {
+  const page = scope.page;
+  await settledBeforeRead(page.context(), scope.settings.domSettleTimeoutMs, { quiet: false, signal: scope.signal });
+  const settle = await ActionSettle.begin(page, page.mainFrame());
+  try {
+    await scope.deadline.race(input());
+  } catch (error) {
+    await settle.cancel();
+    throw error;
+  }
+  await settle.actionDone({ quietMs: scope.config.settleQuietMs, timeoutMs: scope.settings.domSettleTimeoutMs });
+  await settledBeforeRead(page.context(), scope.settings.domSettleTimeoutMs, { quiet: false, signal: scope.signal });
+}
+
 /** Key names as computer-use models write them (CTRL, cmd, Return, PgDn) → Playwright's. */
 const KEY_NAMES: Record<string, string> = {
   ctrl: 'Control', control: 'Control', cmd: 'Meta', command: 'Meta', meta: 'Meta', super: 'Meta', win: 'Meta',
@@ -60,7 +80,7 @@ export function coordinateTools(options: ToolOptions) {
     readOnly: false,
     handle: async ({ x, y, button }, scope) => {
       await checkInside(scope, [{ x, y }]);
-      await scope.deadline.race(scope.page.mouse.click(x, y, { button: button ?? 'left' }));
+      await settled(scope, () => scope.page.mouse.click(x, y, { button: button ?? 'left' }));
       return { clicked: { x, y, button: button ?? 'left' } };
     },
   });
@@ -72,7 +92,7 @@ export function coordinateTools(options: ToolOptions) {
     readOnly: false,
     handle: async ({ x, y }, scope) => {
       await checkInside(scope, [{ x, y }]);
-      await scope.deadline.race(scope.page.mouse.dblclick(x, y));
+      await settled(scope, () => scope.page.mouse.dblclick(x, y));
       return { doubleClicked: { x, y } };
     },
   });
@@ -83,7 +103,7 @@ export function coordinateTools(options: ToolOptions) {
     input: z.object({ text: z.string().min(1).describe('What to type, e.g. "%email%"') }),
     readOnly: false,
     handle: async ({ text }, scope) => {
-      await scope.deadline.race(scope.page.keyboard.type(substituteVariables(text, options.variables)));
+      await settled(scope, () => scope.page.keyboard.type(substituteVariables(text, options.variables)));
       // The placeholder, never the value, goes back to the caller.
       return { typed: text };
     },
@@ -98,15 +118,13 @@ export function coordinateTools(options: ToolOptions) {
       await checkInside(scope, path);
       const mouse = scope.page.mouse;
       const [start, ...rest] = path as [Point, ...Point[]];
-      await scope.deadline.race(
-        (async () => {
-          await mouse.move(start.x, start.y);
-          await mouse.down();
-          // A few intermediate moves per leg, so pages that track mousemove see a drag, not a jump.
-          for (const p of rest) await mouse.move(p.x, p.y, { steps: 5 });
-          await mouse.up();
-        })(),
-      );
+      await settled(scope, async () => {
+        await mouse.move(start.x, start.y);
+        await mouse.down();
+        // A few intermediate moves per leg, so pages that track mousemove see a drag, not a jump.
+        for (const p of rest) await mouse.move(p.x, p.y, { steps: 5 });
+        await mouse.up();
+      });
       return { dragged: { from: start, to: rest.at(-1) } };
     },
   });
@@ -122,12 +140,10 @@ export function coordinateTools(options: ToolOptions) {
     handle: async ({ x, y, dx, dy }, scope) => {
       await checkInside(scope, [{ x, y }]);
       const page = scope.page;
-      await scope.deadline.race(
-        (async () => {
-          await page.mouse.move(x, y);
-          await page.mouse.wheel(dx, dy);
-        })(),
-      );
+      await settled(scope, async () => {
+        await page.mouse.move(x, y);
+        await page.mouse.wheel(dx, dy);
+      });
       return { scrolled: { x, y, dx, dy } };
     },
   });
@@ -139,7 +155,7 @@ export function coordinateTools(options: ToolOptions) {
     readOnly: false,
     handle: async ({ x, y }, scope) => {
       await checkInside(scope, [{ x, y }]);
-      await scope.deadline.race(scope.page.mouse.move(x, y));
+      await settled(scope, () => scope.page.mouse.move(x, y));
       return { movedTo: { x, y } };
     },
   });
@@ -151,7 +167,7 @@ export function coordinateTools(options: ToolOptions) {
     readOnly: false,
     handle: async ({ keys }, scope) => {
       const combo = keys.map(playwrightKey).join('+');
-      await scope.deadline.race(scope.page.keyboard.press(combo));
+      await settled(scope, () => scope.page.keyboard.press(combo));
       return { pressed: combo };
     },
   });
