@@ -47,6 +47,14 @@ describe('settling after an act', () => {
     expect(text).not.toContain('Render later');
   });
 
+  it('a form sent by a key press to a slow server: the next extract reads the new page', async () => {
+    const id = await ctx.sessionOn('settle.html');
+    const reply = await ctx.api.call('act', { id, body: { input: { selector: '#query', method: 'press', arguments: ['Enter'] } }, headers: json });
+    expectOk(reply);
+    expect(reply.body.data.result.success, reply.body.data.result.message).toBe(true);
+    expect(await pageText(ctx.api, id)).toContain('Arrived after a slow response');
+  });
+
   it('a new tab with a slow server: the next operation reads and acts in the loaded tab', async () => {
     const id = await ctx.sessionOn('settle.html');
     await click(id, '#tab');

@@ -15,11 +15,17 @@ const SHORT_TIMER_MS = 1_000;
 const WATCH_WINDOW_MS = 1_500;
 /** A timer scheduled by a counted timer's callback counts, up to this many links (animation loops end). */
 const MAX_CHAIN = 3;
+/**
+ * A navigation to a new document the action started (a form sent by Enter, a link) counts as pending
+ * until that document replaces the watched one, or this long: one that never commits (a download, a
+ * 204) does not hold the page forever.
+ */
+const NAVIGATION_MAX_MS = 2_000;
 /** How long one status read of a frame may take; a frame that does not answer counts as idle. */
 const STATUS_READ_MS = 1_000;
 
 export interface FrameActivity {
-  /** Counted timers and animation frames not yet run. */
+  /** Counted timers and animation frames not yet run, and navigations to a new document not yet committed. */
   pending: number;
   /** Milliseconds since the DOM (light or shadow) last changed. */
   quietMs: number;
@@ -27,7 +33,7 @@ export interface FrameActivity {
 
 /** Starts (or restarts) the watch in `frame`. A frame that cannot be read is not watched. */
 export async function startWatch(frame: Frame): Promise<void> {
-  await readFrame(frame, () => frame.evaluate(INSTALL, { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS, chain: MAX_CHAIN }), { boundMs: STATUS_READ_MS }).catch(
+  await readFrame(frame, () => frame.evaluate(INSTALL, { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS, chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS }), { boundMs: STATUS_READ_MS }).catch(
     () => undefined,
   );
 }
@@ -45,7 +51,7 @@ export async function stopWatch(frame: Frame): Promise<void> {
   await readFrame(frame, () => frame.evaluate(UNINSTALL), { boundMs: STATUS_READ_MS }).catch(() => undefined);
 }
 
-const INSTALL = inPage(({ short, window: watchWindow, chain }: { short: number; window: number; chain: number }, lib) => {
+const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs }: { short: number; window: number; chain: number; navigationMs: number }, lib) => {
   type Watch = { restart(): void };
   const host = window as unknown as Record<string, unknown>;
   const existing = host['__deckhandActivityWatch'] as Watch | undefined;
@@ -112,6 +118,21 @@ const INSTALL = inPage(({ short, window: watchWindow, chain }: { short: number; 
   };
   observe(document);
 
+  // The browser asks for a navigation's document only after the action's input event returns, so the
+  // request may not be seen yet when the settle first looks; the Navigation API's event is synchronous.
+  type NavigateEvent = Event & { destination: { sameDocument: boolean } };
+  const navigation = (window as unknown as { navigation?: EventTarget }).navigation;
+  let navigations = 0;
+  const onNavigate = (event: Event) => {
+    if ((event as NavigateEvent).destination.sameDocument) return;
+    const id = 'n' + String(++navigations);
+    pending.set(id, performance.now());
+    // A page handler that cancels it runs after this one; see the outcome once the event is done.
+    native.setTimeout(() => event.defaultPrevented && pending.delete(id), 0);
+    native.setTimeout(() => pending.delete(id), navigationMs);
+  };
+  navigation?.addEventListener('navigate', onNavigate);
+
   const wrapped = {
     setTimeout: track(native.setTimeout, 't', (args) => Number(args[1]) || 0),
     clearTimeout: untrack(native.clearTimeout, 't'),
@@ -133,6 +154,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain }: { short: number; 
     },
     stop() {
       observer.disconnect();
+      navigation?.removeEventListener('navigate', onNavigate);
       // A page that replaced a function meanwhile keeps its own.
       for (const name of Object.keys(wrapped) as Array<keyof typeof wrapped>) {
         if (window[name] === wrapped[name]) Object.assign(window, { [name]: native[name] });
