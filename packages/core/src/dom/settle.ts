@@ -8,6 +8,7 @@ import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { sendCdp } from '../browser/cdp-session.js';
 import { activityOf, startWatch, stopWatch, type FrameActivity } from './activity-watch.js';
 import { NetworkMonitor } from './network-monitor.js';
+import { followPageTargets, pageTargetsIn } from './page-targets.js';
 
 export interface SettleOptions {
   /** The DOM must have stopped changing this long (and nothing the action started be pending). */
@@ -93,7 +94,8 @@ export class ActionSettle {
     const frames = [...new Set([page.mainFrame(), frame])];
     await unsettled.get(page.context())?.stop(frames);
     const settle = new ActionSettle(page, frames);
-    await Promise.all(frames.map(startWatch));
+    // Following the browser's targets from before the action: afterwards, no round trip tells of a new tab.
+    await Promise.all([...frames.map(startWatch), followPageTargets(page.context())]);
     return settle;
   }
 
@@ -188,14 +190,20 @@ const IDLE: FrameActivity = { pending: 0, quietMs: Number.POSITIVE_INFINITY };
 async function waitForOpenedTabs(page: Page, tabsBefore: ReadonlySet<Page>, maxMs: number): Promise<Page[]> {
   const context = page.context();
   try {
-    const [contextId, { targetInfos }] = await Promise.all([browserContextIdOf(page), sendCdp<{ targetInfos: TargetInfo[] }>(page, 'Target.getTargets')]);
-    const tabs = targetInfos.filter((t) => t.type === 'page' && t.browserContextId === contextId).length;
+    const contextId = await browserContextIdOf(page);
+    const tabs = (await pageTargetsIn(context, contextId)) ?? (await askedPageTargets(page, contextId));
     const until = Date.now() + maxMs;
     while (context.pages().length < tabs && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
   } catch {
     // The page closed meanwhile: nothing more to wait for.
   }
   return context.pages().filter((tab) => !tabsBefore.has(tab));
+}
+
+/** The browser's page targets in the context, asked (one round trip) where its events cannot be followed. */
+async function askedPageTargets(page: Page, contextId: string | undefined): Promise<number> {
+  const { targetInfos } = await sendCdp<{ targetInfos: TargetInfo[] }>(page, 'Target.getTargets');
+  return targetInfos.filter((t) => t.type === 'page' && t.browserContextId === contextId).length;
 }
 
 /** A page's browser context id never changes: asked once per page. */
