@@ -21,6 +21,8 @@ const MAX_CHAIN = 3;
  * 204) does not hold the page forever.
  */
 const NAVIGATION_MAX_MS = 2_000;
+/** How long a read after the page's queued tasks waits for a page that is never idle. */
+const QUEUED_MAX_MS = 50;
 /** How long one status read of a frame may take; a frame that does not answer counts as idle. */
 const STATUS_READ_MS = 1_000;
 
@@ -33,17 +35,17 @@ export interface FrameActivity {
 
 /** Starts (or restarts) the watch in `frame`. A frame that cannot be read is not watched. */
 export async function startWatch(frame: Frame): Promise<void> {
-  await readFrame(frame, () => frame.evaluate(INSTALL, { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS, chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS }), { boundMs: STATUS_READ_MS }).catch(
-    () => undefined,
-  );
+  const limits: WatchLimits = { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS, chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS, queuedMaxMs: QUEUED_MAX_MS };
+  await readFrame(frame, () => frame.evaluate(INSTALL, limits), { boundMs: STATUS_READ_MS }).catch(() => undefined);
 }
 
 /**
  * What the frame's watch has seen, or null when the frame has no watch: a new document replaced the
- * one watched (a navigation), the frame is gone, or it did not answer.
+ * one watched (a navigation), the frame is gone, or it did not answer. `afterQueued` reads once the
+ * page has run the tasks it had queued (what an input queued: a toggle event, a form's navigation).
  */
-export async function activityOf(frame: Frame): Promise<FrameActivity | null> {
-  return readFrame(frame, () => frame.evaluate(STATUS), { boundMs: STATUS_READ_MS }).catch(() => null);
+export async function activityOf(frame: Frame, { afterQueued = false } = {}): Promise<FrameActivity | null> {
+  return readFrame(frame, () => frame.evaluate(STATUS, afterQueued), { boundMs: STATUS_READ_MS }).catch(() => null);
 }
 
 /** Removes the watch: the page's own timer functions are back. */
@@ -51,7 +53,15 @@ export async function stopWatch(frame: Frame): Promise<void> {
   await readFrame(frame, () => frame.evaluate(UNINSTALL), { boundMs: STATUS_READ_MS }).catch(() => undefined);
 }
 
-const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs }: { short: number; window: number; chain: number; navigationMs: number }, lib) => {
+interface WatchLimits {
+  short: number;
+  window: number;
+  chain: number;
+  navigationMs: number;
+  queuedMaxMs: number;
+}
+
+const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queuedMaxMs }: WatchLimits, lib) => {
   type Watch = { restart(): void };
   const host = window as unknown as Record<string, unknown>;
   const existing = host['__deckhandActivityWatch'] as Watch | undefined;
@@ -65,6 +75,8 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs }: { s
     requestAnimationFrame: window.requestAnimationFrame,
     cancelAnimationFrame: window.cancelAnimationFrame,
   };
+  // A timer of our own, not counted and not seen by the page's wrappers.
+  const later = (task: () => void, ms: number) => native.setTimeout.call(window, task, ms);
   // Counted callbacks not yet run (or intervals not yet cleared), with when each was scheduled.
   const pending = new Map<string, number>();
   let started = performance.now();
@@ -128,8 +140,8 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs }: { s
     const id = 'n' + String(++navigations);
     pending.set(id, performance.now());
     // A page handler that cancels it runs after this one; see the outcome once the event is done.
-    native.setTimeout(() => event.defaultPrevented && pending.delete(id), 0);
-    native.setTimeout(() => pending.delete(id), navigationMs);
+    later(() => event.defaultPrevented && pending.delete(id), 0);
+    later(() => pending.delete(id), navigationMs);
   };
   navigation?.addEventListener('navigate', onNavigate);
 
@@ -145,6 +157,16 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs }: { s
   const watch = {
     restart() {
       started = performance.now();
+    },
+    statusAfterQueued() {
+      // A background task runs once the page has no other work queued; a page that is never idle gets a bound.
+      const scheduler = (window as unknown as { scheduler?: { postTask(task: () => void, o: { priority: string }): Promise<void> } }).scheduler;
+      return new Promise((resolve) => {
+        const read = () => resolve(watch.status());
+        later(read, queuedMaxMs);
+        if (scheduler) void scheduler.postTask(read, { priority: 'background' });
+        else later(read, 0);
+      });
     },
     status() {
       // An interval counts for the watch window from when it was set, even if a later action restarted the watch.
@@ -165,9 +187,11 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs }: { s
   Object.defineProperty(window, '__deckhandActivityWatch', { value: watch, enumerable: false, configurable: true });
 });
 
-const STATUS = (): FrameActivity | null => {
-  const watch = (window as unknown as Record<string, { status(): FrameActivity } | undefined>)['__deckhandActivityWatch'];
-  return watch ? watch.status() : null;
+const STATUS = (afterQueued: boolean): FrameActivity | null | Promise<FrameActivity> => {
+  type Watch = { status(): FrameActivity; statusAfterQueued(): Promise<FrameActivity> };
+  const watch = (window as unknown as Record<string, Watch | undefined>)['__deckhandActivityWatch'];
+  if (!watch) return null;
+  return afterQueued ? watch.statusAfterQueued() : watch.status();
 };
 
 const UNINSTALL = (): void => {

@@ -150,10 +150,13 @@ export class ActionSettle {
     const remaining = () => Math.max(1, until - Date.now());
     const loadedDocument = (tab: Page) => tab.waitForLoadState('domcontentloaded', { timeout: remaining() }).catch(() => undefined);
     let tabsLoaded = false;
+    let first = true;
     void Promise.all(opened.map(loadedDocument)).then(() => (tabsLoaded = true));
     try {
       while (!this.stopped && Date.now() < until && !this.page.isClosed()) {
-        const activities = await Promise.all(this.frames.map((frame) => (frame.isDetached() ? IDLE : activityOf(frame))));
+        // The first look waits until the page has run what the input queued (a toggle event, a form's navigation).
+        const activities = await Promise.all(this.frames.map((frame) => (frame.isDetached() ? IDLE : activityOf(frame, { afterQueued: first }))));
+        first = false;
         // No watch in the main frame: a navigation replaced its document, which must be parsed first.
         if (activities[0] === null) await loadedDocument(this.page);
         const nothingPending = tabsLoaded && this.network.idle(RESPONSE_GRACE_MS) && activities.every((activity) => !activity?.pending);
