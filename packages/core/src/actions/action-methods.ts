@@ -1,13 +1,19 @@
 // The Action methods an act can run without a model, one small handler each.
-import type { ElementHandle, Page } from 'playwright-core';
+import type { ElementHandle, Locator, Page } from 'playwright-core';
 import type { Resolution } from '../selectors/index.js';
 import { ACTION_METHODS as MODEL_ACTION_METHODS, GO_BACK } from '../inference/types.js';
 import { ActionFailure } from './action-failure.js';
 
+/**
+ * What a method acts on: a locator (Playwright finds the element as it acts) or a handle to an element
+ * found by walking a deep XPath.
+ */
+export type ActionElement = Locator | ElementHandle<Element>;
+
 export interface ActionTarget {
   page: Page;
   /** Absent only for methods that can act on the page itself (press with no selector). */
-  element?: ElementHandle<Element>;
+  element?: ActionElement;
   /** Arguments with variables already substituted. */
   args: string[];
   /** Bound for each Playwright wait (actionability, scrolling). */
@@ -50,7 +56,7 @@ const ACTION_METHODS = {
     run: async ({ element, args }) => {
       const percent = Number.parseFloat(arg(args, 0).replace('%', ''));
       if (!Number.isFinite(percent)) throw new ActionFailure('scrollTo needs a percentage such as "50%"');
-      await need(element).evaluate((el, pct) => {
+      await evaluateOn(need(element), (el, pct) => {
         const box = el === document.documentElement || el === document.body ? document.scrollingElement! : el;
         box.scrollTo({ top: ((box.scrollHeight - box.clientHeight) * Math.min(100, Math.max(0, pct))) / 100 });
       }, percent);
@@ -105,15 +111,20 @@ export function actionMethod(name: string): ActionMethod | undefined {
 }
 
 /** One chunk is one viewport for the page, one visible height for an inner scroller. */
-async function scrollByChunk(element: ElementHandle<Element>, direction: 1 | -1): Promise<void> {
-  await element.evaluate((el, sign) => {
+async function scrollByChunk(element: ActionElement, direction: 1 | -1): Promise<void> {
+  await evaluateOn(element, (el, sign) => {
     const isPage = el === document.documentElement || el === document.body;
     const box = isPage ? document.scrollingElement! : el;
     box.scrollBy({ top: sign * (isPage ? window.innerHeight : el.clientHeight) });
   }, direction);
 }
 
-function need(element: ElementHandle<Element> | undefined): ElementHandle<Element> {
+/** Runs fn on the element in the page (both kinds evaluate alike; their declared overloads do not unite). */
+function evaluateOn(element: ActionElement, fn: (el: HTMLElement | SVGElement, arg: number) => void, arg: number): Promise<void> {
+  return (element as Locator).evaluate(fn, arg);
+}
+
+function need(element: ActionElement | undefined): ActionElement {
   if (!element) throw new ActionFailure('This method needs a selector');
   return element;
 }

@@ -3,7 +3,7 @@
 // dom/settle.ts), within the operation's deadline. A target that is missing or refuses the action is
 // a result (success: false), not an error.
 import type { Frame } from 'playwright-core';
-import { resolveTarget, type ResolvedTarget } from '../selectors/index.js';
+import { directLocator, resolveTarget, type ResolvedTarget } from '../selectors/index.js';
 import { ActionSettle, settledBeforeRead, UNSETTLED_MESSAGE } from '../dom/settle.js';
 import { firstLine, isDeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
@@ -40,9 +40,12 @@ export async function performAction(scope: OperationScope, { action, variables, 
   const settled = await settledBeforeRead(page.context(), scope.settings.domSettleTimeoutMs, { quiet: false, signal: scope.signal });
   if (!settled) scope.log({ category: 'action', message: UNSETTLED_MESSAGE, level: 2 });
   const waitMs = () => deadline.remaining(lookupMs ?? scope.config.actionabilityTimeoutMs);
+  // A selector Playwright reads as we do is found by the action itself (one call, as page.click);
+  // a deep XPath through frames or shadow roots is walked to a handle first.
+  const locator = selector ? directLocator(frame, selector) : undefined;
   // The watch starts while the target is looked up (one round trip less); what the page does
   // meanwhile counts as the action's, which can only make the next operation wait longer.
-  const [resolution, settle] = await Promise.all([selector ? resolveTarget(frame, selector, waitMs()) : undefined, ActionSettle.begin(page, frame)]);
+  const [resolution, settle] = await Promise.all([selector && !locator ? resolveTarget(frame, selector, waitMs()) : undefined, ActionSettle.begin(page, frame)]);
   if (resolution && !resolution.found) {
     await settle.cancel();
     return report(false, resolution.reason);
@@ -52,30 +55,47 @@ export async function performAction(scope: OperationScope, { action, variables, 
   try {
     await handler.run({
       page,
-      element: target?.element,
+      element: locator ?? target?.element,
       args: (action.arguments ?? []).map((value) => substituteVariables(value, variables)),
       timeoutMs: waitMs(),
       resolve: (other) => resolveTarget(target?.frame ?? frame, other, waitMs()),
     });
   } catch (error) {
     await settle.cancel();
-    const failure = page.isClosed() || isDeckhandError(error) ? undefined : target ? await explainRefusal(target.element, error) : asFailure(error);
-    await release(target);
+    const failure = page.isClosed() || isDeckhandError(error) ? undefined : await explainFailure(error, target ?? (locator && { frame, selector }));
+    release(target);
     if (!failure) throw error;
     scope.log({ category: 'action', message: `${method} on ${selector || 'the page'} failed`, level: 1 });
     return report(false, failure.message);
   }
   scope.log({ category: 'action', message: `${handler.verb} ${selector || 'the page'}`, level: 1 });
-  // The handle is released while the act looks for a tab the action opened: one round trip less.
-  await Promise.all([release(target), settle.actionDone({ quietMs: scope.config.settleQuietMs, timeoutMs: scope.settings.domSettleTimeoutMs })]);
+  release(target);
+  await settle.actionDone({ quietMs: scope.config.settleQuietMs, timeoutMs: scope.settings.domSettleTimeoutMs });
   // The act answers once nothing the action started is pending; the DOM's last changes are the next read's to wait for.
   const calm = await settledBeforeRead(page.context(), scope.settings.domSettleTimeoutMs, { quiet: false, signal: scope.signal });
   if (!calm) scope.log({ category: 'action', message: 'page did not settle before the bound; continuing', level: 2 });
   return report(true, `Action [${method}] performed successfully on selector: ${selector || 'the page'}`);
 }
 
-function release(target: ResolvedTarget | undefined): Promise<void> {
-  return target ? target.element.dispose().catch(() => undefined) : Promise.resolve();
+/** Lets the page free the handle; nothing waits for that. */
+function release(target: ResolvedTarget | undefined): void {
+  void target?.element.dispose().catch(() => undefined);
+}
+
+/**
+ * Why the action failed, in words: the element's state when there is one (a locator's element is
+ * looked up once more: it may never have existed), else the error's own first line.
+ */
+async function explainFailure(error: unknown, on: ResolvedTarget | { frame: Frame; selector: string } | undefined): Promise<ActionFailure> {
+  if (error instanceof ActionFailure || !on) return asFailure(error);
+  if ('element' in on) return explainRefusal(on.element, error);
+  const found = await resolveTarget(on.frame, on.selector, 0);
+  if (!found.found) return new ActionFailure(found.reason);
+  try {
+    return await explainRefusal(found.target.element, error);
+  } finally {
+    release(found.target);
+  }
 }
 
 function asFailure(error: unknown): ActionFailure {

@@ -177,7 +177,6 @@ export class ActionSettle {
   }
 
   private async cleanUp(): Promise<void> {
-    this.network.dispose();
     if (unsettled.get(this.page.context()) === this) unsettled.delete(this.page.context());
     await Promise.all(this.frames.filter((frame) => !frame.isDetached() && !this.handedOver.has(frame)).map(stopWatch));
   }

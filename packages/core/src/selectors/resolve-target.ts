@@ -1,6 +1,6 @@
 // The Playwright reader: an Action selector (CSS or deep XPath, see docs/selectors.md) to one element
 // handle in the frame that holds it. Polls briefly so an element that appears a moment later is still found.
-import type { ElementHandle, Frame } from 'playwright-core';
+import type { ElementHandle, Frame, Locator } from 'playwright-core';
 import { isXPath, parseDeepXPath, SelectorSyntaxError, type FramePiece } from './deep-xpath.js';
 import { walkPieceScript } from './walk-piece.js';
 
@@ -12,6 +12,24 @@ export interface ResolvedTarget {
 export type Resolution = { found: true; target: ResolvedTarget } | { found: false; reason: string };
 
 const POLL_MS = 100;
+
+/**
+ * A Playwright locator for a selector Playwright reads as we do: CSS, or a deep XPath that stays in one
+ * document (no frame, no shadow root). An action on it finds its element and acts in one call, as
+ * Playwright's own page.click does; undefined for the other selectors (resolveTarget walks them) and
+ * for one that does not parse (resolveTarget says what is wrong).
+ */
+export function directLocator(frame: Frame, selector: string): Locator | undefined {
+  if (!isXPath(selector)) return frame.locator(selector).first();
+  let pieces: FramePiece[];
+  try {
+    pieces = parseDeepXPath(selector);
+  } catch {
+    return undefined;
+  }
+  const [piece] = pieces;
+  return pieces.length === 1 && piece!.shadow.length === 0 ? frame.locator(`xpath=${piece!.xpath}`).first() : undefined;
+}
 
 export async function resolveTarget(frame: Frame, selector: string, timeoutMs: number): Promise<Resolution> {
   const deadline = Date.now() + timeoutMs;
