@@ -373,6 +373,10 @@ describe('llmClient: an AI SDK model called from this process', () => {
     expect(agentRequests).toHaveLength(3);
     expect(agentRequests.every((r) => r.headers.authorization === 'Bearer sk-llm-client-key')).toBe(true);
     expect((await client.metrics).agentPromptTokens).toBeGreaterThanOrEqual(50);
+    // It has no computer use (its provider's native tool is not known from an object): cua is refused before anything runs.
+    const requests = model.requests.length;
+    await expect(client.agent({ mode: 'cua' }).execute('submit the form')).rejects.toMatchObject({ code: 'unprocessable', message: expect.stringContaining('openai.chat/gpt-4.1-mini has no computer use') });
+    expect(model.requests.length).toBe(requests);
 
     // A call that names its own model is answered by that one, with modelClientOptions.apiKey.
     model.script({ json: { extraction: 'Sign up' } });
@@ -381,13 +385,15 @@ describe('llmClient: an AI SDK model called from this process', () => {
     await client.close();
   });
 
-  it('useAPI false: the server starts the browser, the llmClient answers here', async () => {
-    const client = remote({ useAPI: false, llmClient: createOpenAI({ apiKey: 'sk-llm-responses', baseURL: `${model.url}/v1` }).responses('gpt-4.1-mini') });
+  it('useAPI false: the server starts the browser, the llmClient answers here, with temperature and maxTokens', async () => {
+    const llmClient = createOpenAI({ apiKey: 'sk-llm-responses', baseURL: `${model.url}/v1` }).responses('gpt-4.1-mini');
+    const client = remote({ useAPI: false, llmClient, modelClientOptions: { temperature: 0.25, maxTokens: 77 } });
     const { sessionId } = await client.init();
     await client.goto(fixtures.url('forms.html'));
     model.script({ json: { extraction: 'Sign up' }, usage: { input: 9, output: 4 } });
     expect(await client.extract('the heading')).toEqual({ extraction: 'Sign up' });
     expect(model.requests.at(-1)).toMatchObject({ protocol: 'openai-responses', headers: { authorization: 'Bearer sk-llm-responses' } });
+    expect(model.requests.at(-1)!.body).toMatchObject({ model: 'gpt-4.1-mini', temperature: 0.25, max_output_tokens: 77 });
     expect(await client.metrics).toMatchObject({ extractPromptTokens: 9, extractCompletionTokens: 4 });
     expect(server.logs.join('\n')).not.toContain('sk-llm-responses');
     await client.close();
