@@ -1,14 +1,15 @@
 // env BROWSERBASE with useAPI: false: the session (its browser) is started through the API, and the
 // core runs in this process over the session's CDP relay URL, calling models from here.
+import type { OnModelCall } from '@deckhand/core';
 import { apiBackend } from './api-backend';
 import type { Backend, Started } from './backend';
 import { localBackend } from './local-backend';
 import type { ResolvedOptions } from './options';
 
-export function attachedBackend(o: ResolvedOptions): Backend {
+export function attachedBackend(o: ResolvedOptions, onModelCall?: OnModelCall): Backend {
   const remote = apiBackend(o);
   let started: Started | undefined;
-  const local = localBackend(o, () => started?.cdpUrl);
+  const local = localBackend(o, { cdpUrl: () => started?.cdpUrl, onModelCall });
   return {
     async start() {
       started = await remote.start();

@@ -1,6 +1,7 @@
 // The client people use: `new Deckhand(options)`, `init()`, then act / observe / extract / goto /
 // agent(...).execute(...), `metrics`, `close()`, the same in every way of running (backend.ts).
 import type { LogLine, components } from '@deckhand/contract';
+import type { ModelCallRecord } from '@deckhand/core';
 import { apiBackend } from './api-backend';
 import { attachedBackend } from './attached-backend';
 import type { Backend, OnLog, Started } from './backend';
@@ -10,7 +11,7 @@ import { keepAgentCacheEntry } from './agent-cache';
 import { InferenceLog } from './inference-log';
 import { createLogSink, type LogSink } from './log-sink';
 import { metricsOf, type DeckhandMetrics } from './metrics';
-import { DeckhandOptionsError, resolveOptions, type DeckhandOptions, type ResolvedOptions } from './options';
+import { resolveOptions, type DeckhandOptions, type ResolvedOptions } from './options';
 import { Secrets } from './secrets';
 
 type Schemas = components['schemas'];
@@ -42,9 +43,6 @@ export class Deckhand {
 
   constructor(options: DeckhandOptions) {
     this.options = resolveOptions(options, process.env);
-    if (this.options.llmClient !== undefined) {
-      throw new DeckhandOptionsError('llmClient', 'an in-process AI SDK model is not used by this client yet; give modelName (and modelClientOptions) instead');
-    }
     this.secrets.add(this.options.apiKey);
     this.secrets.add(this.options.modelClientOptions?.apiKey);
     this.log = createLogSink(this.options.verbose, this.options.logger, this.secrets);
@@ -53,7 +51,10 @@ export class Deckhand {
     if (this.options.useAPI && (temperature !== undefined || maxTokens !== undefined)) {
       this.log({ category: 'init', message: 'modelClientOptions.temperature and maxTokens apply to model calls made in this process (useAPI: false or env LOCAL); the API has no place for them', level: 1 });
     }
-    this.backend = this.options.env === 'LOCAL' ? localBackend(this.options) : this.options.useAPI ? apiBackend(this.options) : attachedBackend(this.options);
+    // Where the model is called from this process, the inference file gets each of its calls too.
+    const onModelCall = this.inferenceLog && ((call: ModelCallRecord) => this.logModelCall(call));
+    this.backend =
+      this.options.env === 'LOCAL' ? localBackend(this.options, { onModelCall }) : this.options.useAPI ? apiBackend(this.options) : attachedBackend(this.options, onModelCall);
   }
 
   /** Starts (or, with browserbaseSessionID, resumes) the session. */
@@ -157,12 +158,20 @@ export class Deckhand {
     try {
       const answer = await this.guard(method, () => run(onLog));
       this.log({ category: method, message: `${method} answered in ${Date.now() - started} ms`, level: 2 });
-      await this.inferenceLog?.write(sessionId, { method, request, answer, durationMs: Date.now() - started });
+      await this.inferenceLog?.write(sessionId, { kind: 'operation', method, request, answer, durationMs: Date.now() - started });
       return answer;
     } catch (error) {
-      await this.inferenceLog?.write(sessionId, { method, request, error: String((error as Error).message), durationMs: Date.now() - started });
+      await this.inferenceLog?.write(sessionId, { kind: 'operation', method, request, error: String((error as Error).message), durationMs: Date.now() - started });
       throw error;
     }
+  }
+
+  /** Called inside a model call of an operation: the line is written before the operation's own, and a failure to write it fails nothing. */
+  private logModelCall(call: ModelCallRecord): void {
+    if (!this.started) return;
+    this.inferenceLog!.write(this.started.sessionId, { kind: 'modelCall', ...call }).catch((error: unknown) => {
+      this.log({ category: 'inference', message: `inference log line not written: ${(error as Error).message}`, level: 0 });
+    });
   }
 
   /** Runs a call; a failure is logged at error level (masked) and rethrown as it came. */

@@ -1,6 +1,7 @@
 // The core in this process: on a local Chromium (env LOCAL, no server), or attached to a server
 // session's browser (useAPI: false). The core is loaded only when such a session starts, so API-mode
 // users never load a browser library.
+import type { OnModelCall } from '@deckhand/core';
 import type { Backend, OnLog, Started } from './backend';
 import type { ResolvedOptions } from './options';
 
@@ -9,11 +10,14 @@ const LOCAL_PROJECT = 'local';
 
 type Core = typeof import('@deckhand/core');
 
-/**
- * `cdpUrl`, when given, names the browser to attach to (a server session's CDP relay, for
- * useAPI: false); otherwise a local Chromium is launched.
- */
-export function localBackend(o: ResolvedOptions, cdpUrl?: () => string | undefined): Backend {
+export interface LocalHooks {
+  /** Names the browser to attach to (a server session's CDP relay, for useAPI: false); otherwise a local Chromium is launched. */
+  cdpUrl?: () => string | undefined;
+  /** Sees every model request made in this process and its answer (logInferenceToFile). */
+  onModelCall?: OnModelCall;
+}
+
+export function localBackend(o: ResolvedOptions, { cdpUrl, onModelCall }: LocalHooks = {}): Backend {
   let core: { manager: import('@deckhand/core').SessionManager; session: import('@deckhand/core').Session; endpoint?: import('@deckhand/core').PrivateCdpEndpoint } | undefined;
   const live = () => core!.session;
   const ctx = (onLog: OnLog) => ({ signal: new AbortController().signal, log: onLog, modelApiKey: o.modelClientOptions?.apiKey });
@@ -39,7 +43,7 @@ export function localBackend(o: ResolvedOptions, cdpUrl?: () => string | undefin
           enableCaching: o.enableCaching,
           browser: attachTo ? { type: 'local', cdpUrl: attachTo } : { type: 'local', launchOptions: o.localBrowserLaunchOptions ?? { headless: true } },
         },
-        { modelApiKey: o.modelClientOptions?.apiKey, modelSampling },
+        { modelApiKey: o.modelClientOptions?.apiKey, modelSampling, languageModel: o.llmClient, onModelCall },
       );
       if (attachTo) {
         core = { manager, session };

@@ -1,6 +1,7 @@
 // The client's initialization options (the spec's "Client initialization options" table), their
 // TypeScript defaults, and the one check that turns a wrong combination into an error naming the option.
 import type { LogLine, components } from '@deckhand/contract';
+import type { LanguageModelV3 } from '@deckhand/core';
 
 type Schemas = components['schemas'];
 
@@ -36,8 +37,11 @@ export interface DeckhandOptions {
   modelName?: string;
   /** Accepted for compatibility; the provider is read from the model name's prefix. */
   llmProvider?: unknown;
-  /** An AI SDK language model, used in-process; needs useAPI: false or env 'LOCAL'. */
-  llmClient?: unknown;
+  /**
+   * An AI SDK 6 language model object (e.g. `createOpenAI({ apiKey })('gpt-4.1-mini')`), called from
+   * this process as the session's model; needs useAPI: false or env 'LOCAL', and excludes modelName.
+   */
+  llmClient?: LanguageModelV3;
   modelClientOptions?: ModelClientOptions;
   /** Keep act and agent cache entries in `cacheDir` (default true). */
   enableCaching?: boolean;
@@ -143,6 +147,9 @@ export function resolveOptions(options: DeckhandOptions, env: Record<string, str
   if (options.llmClient !== undefined && options.env === 'BROWSERBASE' && useAPI) {
     throw new DeckhandOptionsError('llmClient', "an in-process model cannot be sent to the server: set useAPI: false or env: 'LOCAL'");
   }
+  if (options.llmClient !== undefined && !isLanguageModel(options.llmClient)) {
+    throw new DeckhandOptionsError('llmClient', "must be an AI SDK 6 language model object (specificationVersion 'v3'), e.g. createOpenAI({ apiKey })('gpt-4.1-mini')");
+  }
   if (options.env === 'LOCAL' && options.waitForCaptchaSolves) throw new DeckhandOptionsError('waitForCaptchaSolves', "applies to env 'BROWSERBASE' only");
   if (options.env === 'LOCAL' && options.browserbaseSessionID) throw new DeckhandOptionsError('browserbaseSessionID', "resumes a server session; env 'LOCAL' has none");
 
@@ -165,6 +172,9 @@ export function resolveOptions(options: DeckhandOptions, env: Record<string, str
   }
   const modelBaseURL = model?.baseURL ?? model?.api_base;
   if (modelBaseURL !== undefined) apiRoot(modelBaseURL, 'modelClientOptions.baseURL');
+  if (modelBaseURL !== undefined && options.llmClient !== undefined) {
+    throw new DeckhandOptionsError('modelClientOptions.baseURL', "llmClient's endpoint is its provider's (createOpenAI({ baseURL })); a baseURL here would name another model with every call");
+  }
 
   return {
     ...options,
@@ -185,4 +195,12 @@ export function resolveOptions(options: DeckhandOptions, env: Record<string, str
     baseURL: options.env === 'BROWSERBASE' ? apiRoot(rawBase, baseOption) : rawBase,
     modelBaseURL,
   };
+}
+
+/** An AI SDK 6 language model, as far as can be told without calling it. */
+function isLanguageModel(value: unknown): boolean {
+  const model = value as Partial<Record<'specificationVersion' | 'provider' | 'modelId' | 'doGenerate', unknown>> | null;
+  return (
+    typeof model === 'object' && model !== null && model.specificationVersion === 'v3' && typeof model.provider === 'string' && typeof model.modelId === 'string' && typeof model.doGenerate === 'function'
+  );
 }

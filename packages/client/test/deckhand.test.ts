@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createOpenAI } from '@ai-sdk/openai';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogLine } from '@deckhand/contract';
@@ -30,6 +31,16 @@ afterAll(async () => {
   await model?.close();
   await fixtures?.close();
 });
+
+/** An AI SDK model on the loopback model server, as a user would pass it as llmClient. */
+const llm = (key = 'sk-llm-client-key') => createOpenAI({ apiKey: key, baseURL: `${model.url}/v1` }).chat('gpt-4.1-mini');
+
+/** The outline id the model would have to name for `line` (e.g. 'button "Go"'), read from what it was shown. */
+function outlineId(raw: string, line: string): string {
+  const match = new RegExp(`\\[(\\d+)\\] ${line.replace(/"/g, '\\\\"')}`).exec(raw);
+  if (!match) throw new Error(`no ${line} in the outline`);
+  return match[1]!;
+}
 
 const remote = (extra: Partial<DeckhandOptions> = {}) =>
   new Deckhand({ env: 'BROWSERBASE', apiKey: KEY, baseURL: server.url, verbose: 0, localBrowserLaunchOptions: { headless: true }, ...extra });
@@ -73,6 +84,11 @@ describe('options', () => {
       [{ env: 'LOCAL', modelClientOptions: { temperature: -1 } }, 'modelClientOptions.temperature'],
       [{ env: 'LOCAL', modelClientOptions: { maxTokens: 1.5 } }, 'modelClientOptions.maxTokens'],
       [{ env: 'LOCAL', cacheDir: '' }, 'cacheDir'],
+      [{ env: 'BROWSERBASE', apiKey: KEY, llmClient: llm() }, 'llmClient'],
+      [{ env: 'BROWSERBASE', apiKey: KEY, useAPI: true, llmClient: llm() }, 'llmClient'],
+      [{ env: 'LOCAL', llmClient: llm(), modelName: 'openai/gpt-4.1-mini' }, 'llmClient'],
+      [{ env: 'LOCAL', llmClient: 'openai/gpt-4.1-mini' }, 'llmClient'],
+      [{ env: 'LOCAL', llmClient: llm(), modelClientOptions: { baseURL: 'http://127.0.0.1:1/v1' } }, 'modelClientOptions.baseURL'],
     ];
     withEnv(noKeyEnv, () => {
       for (const [options, option] of cases) {
@@ -87,6 +103,10 @@ describe('options', () => {
         expect((thrown as Error).message.startsWith(`${option}: `)).toBe(true);
       }
     });
+  });
+
+  it('refuses llmClient through the API at construction: a model object cannot be sent to a server', () => {
+    expect(() => new Deckhand({ env: 'BROWSERBASE', apiKey: KEY, llmClient: llm() })).toThrow(/^llmClient: .*useAPI: false/);
   });
 
   it('applies the TypeScript defaults and accepts options the server has no counterpart for', () => {
@@ -317,6 +337,98 @@ describe('one scenario, every mode built so far', () => {
     expect(await client.extract('the heading')).toEqual({ extraction: 'Sign up' });
     expect(model.requests.at(-1)!.body).toMatchObject({ temperature: 0, max_output_tokens: 5 });
     await client.close();
+  });
+});
+
+describe('llmClient: an AI SDK model called from this process', () => {
+  it('LOCAL: it answers act and the agent (and the act inside it); usage shows in metrics; a call naming a model uses that one', async () => {
+    const client = new Deckhand({ env: 'LOCAL', verbose: 0, enableCaching: false, llmClient: llm(), modelClientOptions: { apiKey: 'sk-per-call' } });
+    await client.init();
+    await client.goto(fixtures.url('forms.html'));
+    const first = model.requests.length;
+    model.script({ json: { elementId: null, reason: 'probe' }, usage: { input: 10, output: 2 } });
+    expect((await client.act('click the Go button')).success).toBe(false);
+    const outline = model.requests.at(-1)!.raw;
+    model.script({ json: { elementId: outlineId(outline, 'button "Go"'), method: 'click', arguments: [], description: 'click the Go button' }, usage: { input: 30, output: 8 } });
+    expect((await client.act('click the Go button')).success).toBe(true);
+    expect(await client.extract(undefined, undefined, { selector: '#log' })).toEqual({ pageText: 'clicked: go' });
+    const acts = model.requests.slice(first);
+    expect(acts.map((r) => [r.protocol, r.path, r.headers.authorization, (r.body as { model: string }).model])).toEqual([
+      ['openai-chat', '/v1/chat/completions', 'Bearer sk-llm-client-key', 'gpt-4.1-mini'],
+      ['openai-chat', '/v1/chat/completions', 'Bearer sk-llm-client-key', 'gpt-4.1-mini'],
+    ]);
+    expect(acts[1]!.raw).toContain('click the Go button');
+    expect(await client.metrics).toMatchObject({ actPromptTokens: 40, actCompletionTokens: 10 });
+
+    // The agent's turns and the act it asks for are the same model's.
+    model.script([
+      { toolCalls: [{ name: 'act', args: { action: 'click Submit' } }] },
+      { json: { elementId: outlineId(outline, 'button "Submit"'), method: 'click', arguments: [], description: 'click Submit' } },
+      { toolCalls: [{ name: 'done', args: { success: true, message: 'submitted' } }], usage: { input: 50, output: 5 } },
+    ]);
+    const agent = await client.agent().execute('submit the form');
+    expect(agent).toMatchObject({ success: true, completed: true, message: 'submitted' });
+    expect(await client.extract(undefined, undefined, { selector: '#result' })).toEqual({ pageText: expect.stringMatching(/^submitted: /) });
+    const agentRequests = model.requests.slice(first + 2);
+    expect(agentRequests).toHaveLength(3);
+    expect(agentRequests.every((r) => r.headers.authorization === 'Bearer sk-llm-client-key')).toBe(true);
+    expect((await client.metrics).agentPromptTokens).toBeGreaterThanOrEqual(50);
+    // It has no computer use (its provider's native tool is not known from an object): cua is refused before anything runs.
+    const requests = model.requests.length;
+    await expect(client.agent({ mode: 'cua' }).execute('submit the form')).rejects.toMatchObject({ code: 'unprocessable', message: expect.stringContaining('openai.chat/gpt-4.1-mini has no computer use') });
+    expect(model.requests.length).toBe(requests);
+
+    // A call that names its own model is answered by that one, with modelClientOptions.apiKey.
+    model.script({ json: { extraction: 'Sign up' } });
+    expect(await client.extract('the heading', undefined, { model: { modelName: 'openai/gpt-4.1-nano', baseURL: `${model.url}/v1` } })).toEqual({ extraction: 'Sign up' });
+    expect(model.requests.at(-1)).toMatchObject({ protocol: 'openai-responses', headers: { authorization: 'Bearer sk-per-call' } });
+    await client.close();
+  });
+
+  it('useAPI false: the server starts the browser, the llmClient answers here, with temperature and maxTokens', async () => {
+    const llmClient = createOpenAI({ apiKey: 'sk-llm-responses', baseURL: `${model.url}/v1` }).responses('gpt-4.1-mini');
+    const client = remote({ useAPI: false, llmClient, modelClientOptions: { temperature: 0.25, maxTokens: 77 } });
+    const { sessionId } = await client.init();
+    await client.goto(fixtures.url('forms.html'));
+    model.script({ json: { extraction: 'Sign up' }, usage: { input: 9, output: 4 } });
+    expect(await client.extract('the heading')).toEqual({ extraction: 'Sign up' });
+    expect(model.requests.at(-1)).toMatchObject({ protocol: 'openai-responses', headers: { authorization: 'Bearer sk-llm-responses' } });
+    expect(model.requests.at(-1)!.body).toMatchObject({ model: 'gpt-4.1-mini', temperature: 0.25, max_output_tokens: 77 });
+    expect(await client.metrics).toMatchObject({ extractPromptTokens: 9, extractCompletionTokens: 4 });
+    expect(server.logs.join('\n')).not.toContain('sk-llm-responses');
+    await client.close();
+    expect((await fetch(`${server.url}/v1/sessions/${sessionId}/replay`, { headers: { 'x-bb-api-key': KEY } })).status).toBe(410);
+  });
+
+  it('logInferenceToFile also writes each model request and answer, variable values and keys masked', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'deckhand-inference-'));
+    const secret = 'ada-"secret\\-4242';
+    const client = new Deckhand({ env: 'LOCAL', verbose: 0, enableCaching: false, llmClient: llm('sk-llm-never-in-file'), modelClientOptions: { apiKey: 'sk-model-never-in-file' }, logInferenceToFile: true, inferenceLogDir: dir });
+    const { sessionId } = await client.init();
+    await client.goto(fixtures.url('forms.html'));
+    const variables = { who: { value: secret, description: 'the name to enter' } };
+    model.script({ json: { elementId: null, reason: 'probe' } });
+    await client.act('type %who% into Name', { variables });
+    model.script({ json: { elementId: outlineId(model.requests.at(-1)!.raw, 'textbox "Name"'), method: 'fill', arguments: ['%who%'], description: 'fill the Name field' } });
+    expect((await client.act('type %who% into Name', { variables })).success).toBe(true);
+    // The field now holds the value, and the page outline the model reads next shows it; the
+    // instruction names it outright, and this process sends that to the model as it is.
+    model.script({ json: { extraction: 'the name is entered' }, usage: { input: 21, output: 3 } });
+    await client.extract(`was ${secret} entered as the name?`);
+    expect(model.requests.at(-1)!.raw).toContain('4242');
+    await client.close();
+
+    const text = await readFile(join(dir, `${sessionId}.jsonl`), 'utf8');
+    const records = text.trim().split('\n').map((line) => JSON.parse(line));
+    expect(records.map((r) => (r.kind === 'operation' ? r.method : r.kind))).toEqual(['navigate', 'modelCall', 'act', 'modelCall', 'act', 'modelCall', 'extract']);
+    const [probe, fill, extract] = records.filter((r) => r.kind === 'modelCall');
+    expect(probe).toMatchObject({ sessionId, model: 'openai.chat/gpt-4.1-mini', responseFormat: { type: 'json' }, durationMs: expect.any(Number) });
+    expect(JSON.stringify(probe.prompt)).toContain('type %who% into Name');
+    expect(JSON.stringify(probe.prompt)).toContain('%who%: the name to enter');
+    expect(fill.response.text).toContain('%who%');
+    expect(extract).toMatchObject({ response: { text: expect.stringContaining('the name is entered') }, usage: { inputTokens: 21, outputTokens: 3 } });
+    expect(JSON.stringify(extract.prompt)).toContain('Extract: was •••• entered as the name?');
+    expect(text).not.toMatch(/ada-|4242|never-in-file/);
   });
 });
 

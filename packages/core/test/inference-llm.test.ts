@@ -1,7 +1,13 @@
+import { createOpenAI } from '@ai-sdk/openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { startModelServer, type ModelServer } from '../../../test/support/model-server.js';
 import { createInference } from '../src/inference/create-inference.js';
 import type { Inference } from '../src/inference/types.js';
+import { inProcessModel } from '../src/models/language-model.js';
+import type { ModelCallRecord } from '../src/models/model-calls.js';
+import { createModelClient } from '../src/models/model-client.js';
+import { inProcessTarget } from '../src/models/resolve-model.js';
 import { UsageMeter } from '../src/models/usage.js';
 import { snapshot } from './inference-snapshot.js';
 
@@ -220,5 +226,69 @@ describe('createInference', () => {
       env: {},
     });
     expect(inference.identity).toBe('openai/gpt-4.1-mini');
+  });
+});
+
+describe('an in-process model object (the client llmClient)', () => {
+  const inProcess = (key = 'sk-in-process-key') => createOpenAI({ apiKey: key, baseURL: `${server.url}/v1` }).chat('gpt-4.1-mini');
+
+  it('is the session model for a call that names none, identified by its provider and model id, and every call is observed', async () => {
+    const calls: ModelCallRecord[] = [];
+    const inference = createInference(undefined, { sessionModelName: 'builtin/offline', env: {}, languageModel: inProcess(), onModelCall: (call) => calls.push(call) });
+    expect(inference.identity).toBe('openai.chat/gpt-4.1-mini');
+    server.script([
+      { json: { elementId: '99', method: 'click', arguments: [], description: 'click sign in' } },
+      { json: { elementId: '9', method: 'click', arguments: [], description: 'click sign in' }, usage: { input: 40, output: 6 } },
+    ]);
+    const usage = new UsageMeter();
+    expect(await inference.chooseAction({ instruction: 'sign in', snapshot, variables: [], signal, usage })).toMatchObject({ elementId: '9' });
+    expect(server.requests.map((r) => [r.protocol, r.headers.authorization])).toEqual([
+      ['openai-chat', 'Bearer sk-in-process-key'],
+      ['openai-chat', 'Bearer sk-in-process-key'],
+    ]);
+    expect(usage.total).toMatchObject({ calls: 2, outputTokens: expect.any(Number) });
+    // The retry is a call of its own: both are seen, each once, as sent.
+    expect(calls).toHaveLength(2);
+    expect(calls[1]).toMatchObject({
+      model: 'openai.chat/gpt-4.1-mini',
+      responseFormat: { type: 'json' },
+      response: { text: expect.stringContaining('"elementId":"9"'), toolCalls: [], finishReason: 'stop' },
+      usage: { inputTokens: 40, outputTokens: 6 },
+      durationMs: expect.any(Number),
+    });
+    expect(calls[0]!.prompt[0]).toMatchObject({ role: 'system' });
+    expect(JSON.stringify(calls[1]!.prompt)).toContain('element id \\"99\\" is not in the page outline');
+    expect(JSON.stringify(calls)).not.toContain('sk-in-process-key');
+  });
+
+  it('a call that names its own model still uses that one', () => {
+    const inference = createInference({ modelName: 'openai/gpt-4.1-mini', baseURL: `${server.url}/v1` }, { env: { OPENAI_API_KEY: 'sk-env-key' }, languageModel: inProcess() });
+    expect(inference.identity).toBe(`openai/gpt-4.1-mini@${server.url}/v1`);
+  });
+
+  it('observes tool steps with the tools by name, and failed calls with the error', async () => {
+    const calls: ModelCallRecord[] = [];
+    const client = createModelClient(inProcessTarget(inProcess()), { env: {}, onModelCall: (call) => calls.push(call) });
+    server.script([{ toolCalls: [{ name: 'goto', args: { url: 'https://example.com/' } }] }, { status: 400, message: 'bad request' }]);
+    const request = {
+      system: 'You drive a browser.',
+      messages: [{ role: 'user' as const, content: 'open example.com' }],
+      tools: [{ name: 'goto', description: 'go to a URL', input: z.object({ url: z.string() }) }],
+      signal,
+      usage: new UsageMeter(),
+    };
+    expect((await client.toolStep(request)).toolCalls).toEqual([{ id: expect.any(String), name: 'goto', input: { url: 'https://example.com/' } }]);
+    await expect(client.toolStep(request)).rejects.toThrow(/HTTP 400/);
+    expect(calls[0]).toMatchObject({ tools: ['goto'], response: { toolCalls: [{ name: 'goto', input: { url: 'https://example.com/' } }], finishReason: 'tool-calls' } });
+    expect(calls).toHaveLength(2);
+    expect(calls[1]).toMatchObject({ tools: ['goto'], error: expect.stringMatching(/HTTP 400: bad request/) });
+    expect(calls[1]).not.toHaveProperty('response');
+  });
+
+  it('asks for JSON in the prompt when the model takes no JSON Schema response format; Chat Completions tool results carry no images', () => {
+    const chat = inProcessModel({ ...inProcess(), provider: 'ollama.chat', supportsStructuredOutputs: false } as never);
+    expect(chat).toMatchObject({ nativeStructuredOutput: false, imagesInToolResults: false, secrets: [] });
+    const responses = createOpenAI({ apiKey: 'k', baseURL: `${server.url}/v1` }).responses('gpt-4.1-mini');
+    expect(inProcessModel(responses)).toMatchObject({ nativeStructuredOutput: true, imagesInToolResults: true });
   });
 });

@@ -6,7 +6,7 @@ import type { SearchProvider } from '../config.js';
 import { DeckhandError } from '../errors.js';
 import { computerUseOf, COMPUTER_USE_MODELS } from '../models/computer-use.js';
 import type { ModelConfig } from '../models/model-config.js';
-import { resolveModel, type ModelTarget } from '../models/resolve-model.js';
+import { resolveCallModel, type ModelTarget } from '../models/resolve-model.js';
 import type { SessionSettings } from '../scope/session-settings.js';
 import type { AgentExecuteRequest, FrameId, ModelConfigOrName, Variables } from '../types.js';
 import type { AgentMode } from './agent-registry.js';
@@ -17,11 +17,11 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 45_000;
 export interface AgentPlan {
   instruction: string;
   mode: AgentMode;
-  /** The agent model: agentConfig.model, else the session's. */
-  model: ModelConfig | string;
+  /** The agent model: agentConfig.model; absent, the session's (its in-process model object, else its modelName). */
+  model?: ModelConfig | string;
   target: ModelTarget;
-  /** The model inside act/observe/extract tools: executionModel, else the agent model. */
-  executionModel: ModelConfigOrName;
+  /** The model inside act/observe/extract tools: executionModel, else the agent model; absent, the session's. */
+  executionModel?: ModelConfigOrName;
   systemPrompt?: string;
   maxSteps: number;
   toolTimeoutMs: number;
@@ -37,11 +37,11 @@ export interface AgentPlan {
 export function planAgent(request: AgentExecuteRequest, settings: SessionSettings, searchProvider?: SearchProvider): AgentPlan {
   const { agentConfig: config, executeOptions: options } = request;
   const mode: AgentMode = config.mode ?? (config.cua ? 'cua' : 'dom');
-  const model: ModelConfig | string =
+  const model: ModelConfig | string | undefined =
     typeof config.model === 'string' && config.provider && !config.model.includes('/')
       ? { modelName: config.model, provider: config.provider }
-      : (config.model ?? settings.modelName);
-  const target = resolveModel(model, settings.modelName);
+      : config.model;
+  const target = resolveCallModel(model, settings);
   checkMode(mode, target);
   if (options.useSearch && !searchProvider) {
     throw new DeckhandError('validation_error', 'useSearch needs a web search provider, and none is configured on this server', [

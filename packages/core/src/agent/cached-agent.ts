@@ -17,7 +17,7 @@ import { splitSteps, urlOfStep } from './split-steps.js';
 import { StepRecorder } from './step-recorder.js';
 import { normalizeUrl } from '../cache/index.js';
 import { containsValue } from '../cache/entry-store.js';
-import { modelIdentity, resolveModel } from '../models/resolve-model.js';
+import { modelIdentity, resolveCallModel, type SessionModel } from '../models/resolve-model.js';
 
 /** Runs the agent's own loop (the model's, or the offline one) for a plan. */
 export type AgentLoopRun = (plan: AgentPlan) => Promise<AgentEnd>;
@@ -46,7 +46,7 @@ export class CachedAgentRun {
       startUrl: this.#startUrl,
       mode: plan.mode,
       modelIdentity: agentModelIdentity,
-      executionModelIdentity: identityOf(plan.executionModel),
+      executionModelIdentity: identityOf(plan.executionModel, scope.settings),
       systemPrompt: plan.systemPrompt,
       variableNames: Object.keys(plan.variables ?? {}),
       frameId: plan.frameId ?? undefined,
@@ -154,10 +154,10 @@ function resumeNote(done: AgentCacheStep[], failure: string): string {
   ].join('\n');
 }
 
-/** The execution model's identity (no key); one that does not resolve is keyed by that. */
-function identityOf(model: AgentPlan['executionModel']): string {
+/** The execution model's identity (no key), the session's when the plan names none; one that does not resolve is keyed by that. */
+function identityOf(model: AgentPlan['executionModel'], session: SessionModel): string {
   try {
-    return modelIdentity(resolveModel(model));
+    return modelIdentity(resolveCallModel(model, session));
   } catch {
     return 'unresolved';
   }

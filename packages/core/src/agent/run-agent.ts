@@ -27,6 +27,7 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
           sessionApiKey: scope.modelApiKey,
           env: scope.config.modelEnv,
           sampling: scope.settings.modelSampling,
+          onModelCall: scope.settings.onModelCall,
           log: (message, fields) => scope.log({ category: 'model', message: `${message} ${JSON.stringify(fields ?? {})}`, level: 2 }),
         });
   // A frameId that names no frame is the caller's 400, not a run whose every step fails.

@@ -1,9 +1,10 @@
 // Picks who answers an operation's questions: the built-in offline model for builtin/… names (and
 // when nothing is configured), otherwise an LLM through the model layer.
 import type { ModelConfig, ModelEnv } from '../models/model-config.js';
+import type { OnModelCall } from '../models/model-calls.js';
 import { createModelClient } from '../models/model-client.js';
-import type { ModelSampling } from '../models/language-model.js';
-import { resolveModel } from '../models/resolve-model.js';
+import type { LanguageModelV3, ModelSampling } from '../models/language-model.js';
+import { resolveCallModel } from '../models/resolve-model.js';
 import type { ModelLog } from '../models/structured.js';
 import { createBuiltinInference } from './builtin/builtin-inference.js';
 import { createLlmInference } from './llm.js';
@@ -22,12 +23,16 @@ export interface InferenceContext {
   log?: ModelLog;
   /** The in-process caller's temperature and output token limit, if any. */
   sampling?: ModelSampling;
+  /** The in-process caller's model object: the session's model, used when the call names none (it wins over sessionModelName). */
+  languageModel?: LanguageModelV3;
+  /** The in-process caller's observer of each model request and answer. */
+  onModelCall?: OnModelCall;
 }
 
 /** Throws missing_model_key / validation_error up front, before any page work. */
 export function createInference(model: ModelConfig | string | undefined, ctx: InferenceContext): Inference {
-  const target = resolveModel(model, ctx.sessionModelName);
-  return target.kind === 'builtin'
-    ? createBuiltinInference(target.modelId)
-    : createLlmInference(createModelClient(target, { sessionApiKey: ctx.sessionApiKey, env: ctx.env, log: ctx.log, sampling: ctx.sampling }), ctx.systemPrompt);
+  const target = resolveCallModel(model, { modelName: ctx.sessionModelName, languageModel: ctx.languageModel });
+  if (target.kind === 'builtin') return createBuiltinInference(target.modelId);
+  const { sessionApiKey, env, log, sampling, onModelCall } = ctx;
+  return createLlmInference(createModelClient(target, { sessionApiKey, env, log, sampling, onModelCall }), ctx.systemPrompt);
 }

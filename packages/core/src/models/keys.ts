@@ -21,7 +21,8 @@ export interface KeySources {
 
 export function resolveCredentials(target: ModelTarget, { sessionApiKey, env }: KeySources): Credentials {
   const { config, kind } = target;
-  if (kind === 'builtin') return { type: 'none' };
+  // The built-in model needs none; an in-process model object carries its own.
+  if (kind === 'builtin' || kind === 'in-process') return { type: 'none' };
   if ('auth' in config && config.auth) {
     if (config.auth.type === 'azureEntraId') return { type: 'azureEntraId', token: config.auth.token };
     return { type: 'googleServiceAccount', auth: config.auth };
@@ -51,6 +52,7 @@ function envKeyNames(target: ModelTarget): string[] {
     // openrouter/… reads OPENROUTER_API_KEY, the convention those gateways document.
     'openai-compatible': [`${envPrefix(target.providerName)}_API_KEY`],
     builtin: [],
+    'in-process': [],
   };
   return names[target.kind];
 }

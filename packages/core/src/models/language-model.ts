@@ -6,11 +6,14 @@ import { createAzure } from '@ai-sdk/azure';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createVertex } from '@ai-sdk/google-vertex';
 import { createOpenAI } from '@ai-sdk/openai';
-import type { LanguageModel } from 'ai';
+import type { wrapLanguageModel } from 'ai';
 import { DeckhandError } from '../errors.js';
 import { credentialSecrets, type Credentials } from './keys.js';
 import type { AzureModelConfig, ModelEnv, VertexModelConfig } from './model-config.js';
 import type { ModelTarget } from './resolve-model.js';
+
+/** An AI SDK 6 language model object (what the providers' packages return); the type `ai` does not export under this name. */
+export type LanguageModelV3 = Parameters<typeof wrapLanguageModel>[0]['model'];
 
 /** Sampling settings of an in-process caller (the client's modelClientOptions); the wire has no place for them. */
 export interface ModelSampling {
@@ -19,7 +22,7 @@ export interface ModelSampling {
 }
 
 export interface ProviderModel {
-  model: LanguageModel;
+  model: LanguageModelV3;
   /** Passed to every call of this model, when set. */
   sampling?: ModelSampling;
   /** False for arbitrary OpenAI-compatible endpoints: ask for JSON in the prompt instead of a response format. */
@@ -37,7 +40,7 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
   const headers = config.headers;
   const apiKey = credentials.type === 'apiKey' ? credentials.apiKey : undefined;
   const secrets = [...credentialSecrets(credentials), ...headerValues(headers), ...headerValues(providerOptionHeaders(target))];
-  const make = (model: LanguageModel, nativeStructuredOutput = true, imagesInToolResults = true): ProviderModel => ({
+  const make = (model: LanguageModelV3, nativeStructuredOutput = true, imagesInToolResults = true): ProviderModel => ({
     model,
     nativeStructuredOutput,
     imagesInToolResults,
@@ -78,9 +81,24 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
           : { apiKey };
       return make(createAmazonBedrock({ region, baseURL: target.baseURL, headers, ...auth })(modelId));
     }
+    case 'in-process':
+      if (!target.languageModel) throw new DeckhandError('internal_error', 'an in-process model target without its model');
+      return inProcessModel(target.languageModel);
     case 'builtin':
       throw new DeckhandError('internal_error', 'the built-in model has no provider model');
   }
+}
+
+/**
+ * An in-process caller's own model object (the client's llmClient), used as it is: its key and
+ * endpoint are its provider's business, so there is no secret here to keep out of messages.
+ * An OpenAI-compatible endpoint's model says whether it takes a JSON Schema response format
+ * (`supportsStructuredOutputs`, false unless its provider was told); without one the schema goes in
+ * the prompt. A Chat Completions model (provider `….chat`) takes text-only tool results.
+ */
+export function inProcessModel(model: LanguageModelV3): ProviderModel {
+  const structured = (model as { supportsStructuredOutputs?: unknown }).supportsStructuredOutputs;
+  return { model, nativeStructuredOutput: structured !== false, imagesInToolResults: !model.provider.endsWith('.chat'), secrets: [] };
 }
 
 /** Headers set under providerOptions.azure / .vertex: sent like config.headers, so kept as secret as they are. */
@@ -90,7 +108,7 @@ function providerOptionHeaders(target: ModelTarget): Record<string, string> | un
   return undefined;
 }
 
-function azureModel(target: ModelTarget, credentials: Credentials, apiKey: string | undefined, env: ModelEnv): { model: LanguageModel; chat: boolean } {
+function azureModel(target: ModelTarget, credentials: Credentials, apiKey: string | undefined, env: ModelEnv): { model: LanguageModelV3; chat: boolean } {
   const config = target.config as Partial<AzureModelConfig>;
   const azure = config.providerOptions?.azure ?? {};
   const resourceName = azure.resourceName ?? env.AZURE_RESOURCE_NAME;
@@ -115,7 +133,7 @@ function azureModel(target: ModelTarget, credentials: Credentials, apiKey: strin
   return { model: chat ? provider.chat(target.modelId) : provider(target.modelId), chat };
 }
 
-function vertexModel(target: ModelTarget, credentials: Credentials, env: ModelEnv): LanguageModel {
+function vertexModel(target: ModelTarget, credentials: Credentials, env: ModelEnv): LanguageModelV3 {
   const config = target.config as Partial<VertexModelConfig>;
   const vertexOptions = config.providerOptions?.vertex;
   const project = vertexOptions?.project ?? env.GOOGLE_VERTEX_PROJECT;
@@ -123,7 +141,7 @@ function vertexModel(target: ModelTarget, credentials: Credentials, env: ModelEn
   const headers = { ...config.headers, ...vertexOptions?.headers };
   // apiKey '' (not undefined) keeps the SDK from falling back to GOOGLE_VERTEX_API_KEY in process.env.
   const common = { project, location, baseURL: target.baseURL, headers, apiKey: '' };
-  const model = (provider: ReturnType<typeof createVertex>): LanguageModel => provider(target.modelId);
+  const model = (provider: ReturnType<typeof createVertex>): LanguageModelV3 => provider(target.modelId);
 
   if (credentials.type === 'apiKey') return model(createVertex({ ...common, apiKey: credentials.apiKey }));
   if (!project || !location) {

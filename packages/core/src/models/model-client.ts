@@ -6,6 +6,7 @@ import { openaiComputerUse } from './computer-use-openai.js';
 import { computerUseOf, type ComputerConversation, type ComputerConversationStart } from './computer-use.js';
 import { resolveCredentials, type KeySources } from './keys.js';
 import { createProviderModel, type ModelSampling } from './language-model.js';
+import { observeModelCalls, type OnModelCall } from './model-calls.js';
 import type { ModelCallSite } from './model-error.js';
 import { envPrefix, modelIdentity, type ModelTarget } from './resolve-model.js';
 import { generateStructured, type ModelLog, type StructuredRequest } from './structured.js';
@@ -21,11 +22,21 @@ export interface ModelClient {
   computerUse?(start: ComputerConversationStart): ComputerConversation;
 }
 
-export function createModelClient(named: ModelTarget, sources: KeySources & { log?: ModelLog; sampling?: ModelSampling }): ModelClient {
+export interface ModelClientOptions extends KeySources {
+  log?: ModelLog;
+  sampling?: ModelSampling;
+  /** Sees every request made through the AI SDK and its answer (in-process callers only). */
+  onModelCall?: OnModelCall;
+}
+
+export function createModelClient(named: ModelTarget, sources: ModelClientOptions): ModelClient {
   const target = withEnvBaseURL(named, sources.env);
   const credentials = resolveCredentials(target, sources);
-  const provider = { ...createProviderModel(target, credentials, sources.env), sampling: sources.sampling };
-  const site: ModelCallSite = { provider: target.providerName, modelId: target.modelId, secrets: provider.secrets };
+  const identity = modelIdentity(target);
+  const made = createProviderModel(target, credentials, sources.env);
+  const site: ModelCallSite = { provider: target.providerName, modelId: target.modelId, secrets: made.secrets };
+  const model = sources.onModelCall ? observeModelCalls(made.model, identity, site, sources.onModelCall) : made.model;
+  const provider = { ...made, model, sampling: sources.sampling };
   const support = computerUseOf(target);
   const endpoint = {
     baseURL: target.baseURL,
@@ -34,7 +45,7 @@ export function createModelClient(named: ModelTarget, sources: KeySources & { lo
     modelId: target.modelId,
   };
   return {
-    identity: modelIdentity(target),
+    identity,
     generateObject: (request) => generateStructured(provider, site, request, sources.log),
     toolStep: (request) => generateToolStep(provider, site, request),
     ...(support && {

@@ -1,6 +1,8 @@
 // Turns a model name or ModelConfig into "which provider, which model, which endpoint" — no keys,
-// no SDK objects — so resolution rules live in one place and are testable on their own.
+// no SDK objects (but the one an in-process caller handed over as the session's model, passed
+// through) — so resolution rules live in one place and are testable on their own.
 import { DeckhandError, isDeckhandError } from '../errors.js';
+import type { LanguageModelV3 } from './language-model.js';
 import type { LegacyProvider, ModelConfig } from './model-config.js';
 
 export type ProviderKind =
@@ -11,7 +13,9 @@ export type ProviderKind =
   | 'azure'
   | 'vertex'
   | 'bedrock'
-  | 'builtin';
+  | 'builtin'
+  /** An AI SDK model object given in-process (the client's llmClient), never named on the wire. */
+  | 'in-process';
 
 export interface ModelTarget {
   kind: ProviderKind;
@@ -23,6 +27,26 @@ export interface ModelTarget {
   baseURL?: string;
   /** The config object this target came from (a bare name becomes `{modelName}`). */
   config: ModelConfig;
+  /** Kind 'in-process' only: the model object itself. */
+  languageModel?: LanguageModelV3;
+}
+
+/** What a session answers with when a call names no model: its in-process model object, else its model name. */
+export interface SessionModel {
+  modelName?: string;
+  languageModel?: LanguageModelV3;
+}
+
+/** The model of a call: its own when it names one, else the session's. */
+export function resolveCallModel(model: ModelConfig | string | undefined, session: SessionModel): ModelTarget {
+  if (model === undefined && session.languageModel) return inProcessTarget(session.languageModel);
+  return resolveModel(model, session.modelName);
+}
+
+/** An in-process model object as a target: identified by its provider and model id (no endpoint: the object keeps it private). */
+export function inProcessTarget(languageModel: LanguageModelV3): ModelTarget {
+  const { provider, modelId } = languageModel;
+  return { kind: 'in-process', providerName: provider, modelId, config: { modelName: `${provider}/${modelId}` }, languageModel };
 }
 
 const BUILTIN_MODEL = 'offline';

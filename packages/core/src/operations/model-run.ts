@@ -1,5 +1,5 @@
-// What every model-driven operation shares: which model answers (call, then session, then the
-// built-in default), with which key, and how its usage reaches the history record. The clock is the
+// What every model-driven operation shares: which model answers (call, then session: its in-process
+// model object, else its model name; then the built-in default), with which key, and how its usage reaches the history record. The clock is the
 // operation's own deadline.
 import { createInference, type Inference } from '../inference/index.js';
 import type { ModelConfig } from '../models/model-config.js';
@@ -28,6 +28,8 @@ export async function withModel<T>(
     env: scope.config.modelEnv,
     systemPrompt: scope.settings.systemPrompt,
     sampling: scope.settings.modelSampling,
+    languageModel: scope.settings.languageModel,
+    onModelCall: scope.settings.onModelCall,
     log: (message, fields) => scope.log({ category: 'model', message: `${message} ${JSON.stringify(fields ?? {})}`, level: 2 }),
   });
   const usage = new UsageMeter();

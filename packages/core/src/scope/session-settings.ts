@@ -1,6 +1,7 @@
 // The per-session settings a start request carries, normalised once.
 import type { CoreConfig } from '../config.js';
-import type { ModelSampling } from '../models/language-model.js';
+import type { LanguageModelV3, ModelSampling } from '../models/language-model.js';
+import type { OnModelCall } from '../models/model-calls.js';
 import type { StartRequest } from '../types.js';
 
 export interface SessionSettings {
@@ -19,6 +20,10 @@ export interface SessionSettings {
   enableCaching: boolean;
   /** Temperature and output token limit of every model call: set only in-process (StartOptions), never from the wire. */
   modelSampling?: ModelSampling;
+  /** The session's model when a call names none, instead of modelName: set only in-process (StartOptions). */
+  languageModel?: LanguageModelV3;
+  /** Sees every model request and answer of the session: set only in-process (StartOptions). */
+  onModelCall?: OnModelCall;
 }
 
 export function settingsFrom(req: StartRequest, config: CoreConfig): SessionSettings {

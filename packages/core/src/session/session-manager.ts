@@ -5,10 +5,11 @@ import { ProjectBrowsers } from '../browser/project-browsers.js';
 import type { CoreConfig } from '../config.js';
 import { DeckhandError } from '../errors.js';
 import { checkModelName } from '../models/resolve-model.js';
-import type { ModelSampling } from '../models/language-model.js';
+import type { LanguageModelV3, ModelSampling } from '../models/language-model.js';
+import type { OnModelCall } from '../models/model-calls.js';
 import type { StartRequest } from '../types.js';
 import { goneError, Session } from './session.js';
-import { settingsFrom } from '../scope/session-settings.js';
+import { settingsFrom, type SessionSettings } from '../scope/session-settings.js';
 import { InMemorySessionStore, type SessionStore } from './session-store.js';
 import { FinishedSessions } from './finished-sessions.js';
 
@@ -19,6 +20,13 @@ export interface StartOptions {
   projectMaxSessions?: number;
   /** An in-process caller's temperature and output token limit for the session's model calls. */
   modelSampling?: ModelSampling;
+  /**
+   * An in-process caller's AI SDK model object (the client's llmClient): the session's model for
+   * every call that names none (act, observe, extract, the agent), instead of modelName.
+   */
+  languageModel?: LanguageModelV3;
+  /** An in-process observer of every model request and answer (the client's logInferenceToFile). */
+  onModelCall?: OnModelCall;
 }
 
 /** A slot frees only when a client ends a session or one expires, so this is a hint, not a promise. */
@@ -54,7 +62,7 @@ export class SessionManager {
       const browser = await openBrowser(req, projectId, this.config, this.browsers);
       const session = new Session({
         projectId,
-        settings: { ...settingsFrom(req, this.config), ...(opts.modelSampling && { modelSampling: opts.modelSampling }) },
+        settings: { ...settingsFrom(req, this.config), ...inProcessSettings(opts) },
         browser,
         config: this.config,
         modelApiKey: opts.modelApiKey || undefined,
@@ -105,6 +113,11 @@ export class SessionManager {
     await Promise.all(this.store.all().map((session) => session.stop('ended')));
     await this.browsers.close();
   }
+}
+
+/** The settings only an in-process caller gives (never from the wire), those it gave. */
+function inProcessSettings({ modelSampling, languageModel, onModelCall }: StartOptions): Partial<SessionSettings> {
+  return { ...(modelSampling && { modelSampling }), ...(languageModel && { languageModel }), ...(onModelCall && { onModelCall }) };
 }
 
 function limitError(message: string): DeckhandError {
