@@ -30,8 +30,13 @@ async function call(path: string, body: unknown): Promise<any> {
   return json.data;
 }
 
-/** A pause between measured operations, so each starts on a page its predecessor has finished with. */
+/**
+ * A pause between measured operations, so each starts on a page its predecessor has finished with,
+ * plus up to one frame (16.7 ms) at random: a click waits for animation frames, and a fixed pause
+ * would start every click of a row at the same point of the page's frame clock.
+ */
 const PAUSE_MS = 100;
+const FRAME_MS = 1000 / 60;
 
 /**
  * Runs the operations in turn, round after round (interleaved, so a shared machine's load changes
@@ -41,7 +46,7 @@ async function interleaved(operations: Array<[string, () => Promise<unknown>]>):
   const times = operations.map((): number[] => []);
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
     for (const [i, [, run]] of operations.entries()) {
-      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS + Math.random() * FRAME_MS));
       const t0 = performance.now();
       await run();
       if (round >= WARMUP) times[i]!.push(performance.now() - t0);

@@ -69,6 +69,7 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
   return [result, performance.now() - t];
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const FRAME_MS = 1000 / 60;
 
 /**
  * One model answer scripted for the next request, which must be exactly one: a tool that asked twice
@@ -237,6 +238,9 @@ async function latency(server: DeckhandProcess): Promise<void> {
     // Each round starts at another op, so whatever the machine is doing falls on every peer alike.
     const offset = round % ops.length;
     for (const op of [...ops.slice(offset), ...ops.slice(0, offset)]) {
+      // Up to one frame at random first: a click waits for animation frames, and what ran before it
+      // would otherwise start it at the same point of the page's frame clock in every round.
+      await sleep(Math.random() * FRAME_MS);
       await op.run().catch((error: unknown) => {
         throw new Error(`${op.name} in round ${round + 1}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       });

@@ -64,7 +64,8 @@ export async function resolveBackendNodeId(page: Page, xpath: string): Promise<n
     if (!objectId) return undefined;
     return (await send<{ node: { backendNodeId: number } }>('DOM.describeNode', { objectId })).node.backendNodeId;
   } finally {
-    await send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => undefined);
+    // Nothing waits for the page to let the objects go.
+    void send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => undefined);
   }
 }
 
@@ -121,6 +122,7 @@ async function readMainFrameIds(page: Page, pieces: unknown[]): Promise<Array<nu
       ),
     );
   } finally {
-    await send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => undefined);
+    // Nothing waits for the page to let the objects go.
+    void send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => undefined);
   }
 }
