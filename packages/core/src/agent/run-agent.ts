@@ -2,6 +2,7 @@
 // for builtin/… models. The operation's one deadline bounds the run; the loop itself stops a little
 // before it (ANSWER_MARGIN_MS) so a run that runs out of time still answers with what it did.
 import { createModelClient } from '../models/model-client.js';
+import { modelSourcesOf } from '../operations/model-run.js';
 import { Deadline } from '../scope/deadline.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { AgentResultDataOutput } from '../types.js';
@@ -20,16 +21,7 @@ export const ANSWER_MARGIN_MS = 3_000;
 
 export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<AgentResultDataOutput> {
   // Resolved before any page work, so a missing key is the caller's 400, not a failed run.
-  const client =
-    plan.target.kind === 'builtin'
-      ? undefined
-      : createModelClient(plan.target, {
-          sessionApiKey: scope.modelApiKey,
-          env: scope.config.modelEnv,
-          sampling: scope.settings.modelSampling,
-          onModelCall: scope.settings.onModelCall,
-          log: (message, fields) => scope.log({ category: 'model', message: `${message} ${JSON.stringify(fields ?? {})}`, level: 2 }),
-        });
+  const client = plan.target.kind === 'builtin' ? undefined : createModelClient(plan.target, modelSourcesOf(scope));
   // A frameId that names no frame is the caller's 400, not a run whose every step fails.
   await scope.frame(plan.frameId);
   const usage = new AgentUsage();

@@ -1,8 +1,9 @@
 // What every model-driven operation shares: which model answers (call, then session: its in-process
-// model object, else its model name; then the built-in default), with which key, and how its usage reaches the history record. The clock is the
-// operation's own deadline.
+// model object, else its model name; then the built-in default), with which key, and how its usage
+// reaches the history record. The clock is the operation's own deadline.
 import { createInference, type Inference } from '../inference/index.js';
 import type { ModelConfig } from '../models/model-config.js';
+import type { ModelClientOptions } from '../models/model-client.js';
 import { UsageMeter } from '../models/usage.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { ModelConfigOrName } from '../types.js';
@@ -10,6 +11,17 @@ import type { ModelConfigOrName } from '../types.js';
 export interface ModelRun {
   inference: Inference;
   usage: UsageMeter;
+}
+
+/** What a session gives every model it calls: its key, the server's model env, sampling, the observer, the log. */
+export function modelSourcesOf(scope: OperationScope): ModelClientOptions {
+  return {
+    sessionApiKey: scope.modelApiKey,
+    env: scope.config.modelEnv,
+    sampling: scope.settings.modelSampling,
+    onModelCall: scope.settings.onModelCall,
+    log: (message, fields) => scope.log({ category: 'model', message: `${message} ${JSON.stringify(fields ?? {})}`, level: 2 }),
+  };
 }
 
 /**
@@ -23,14 +35,10 @@ export async function withModel<T>(
   work: (run: ModelRun) => Promise<T>,
 ): Promise<T> {
   const inference = createInference(model as ModelConfig | string | undefined, {
+    ...modelSourcesOf(scope),
     sessionModelName: scope.settings.modelName,
-    sessionApiKey: scope.modelApiKey,
-    env: scope.config.modelEnv,
     systemPrompt: scope.settings.systemPrompt,
-    sampling: scope.settings.modelSampling,
     languageModel: scope.settings.languageModel,
-    onModelCall: scope.settings.onModelCall,
-    log: (message, fields) => scope.log({ category: 'model', message: `${message} ${JSON.stringify(fields ?? {})}`, level: 2 }),
   });
   const usage = new UsageMeter();
   try {
