@@ -43,7 +43,7 @@ export async function performAction(scope: OperationScope, { action, variables, 
   // A selector Playwright reads as we do is found by the action itself (one call, as page.click);
   // a deep XPath through frames or shadow roots is walked to a handle first.
   const locator = selector ? directLocator(frame, selector) : undefined;
-  // The watch starts while the target is looked up (one round trip less); what the page does
+  // The watch starts while a walked path is looked up (one round trip less); what the page does
   // meanwhile counts as the action's, which can only make the next operation wait longer.
   const [resolution, settle] = await Promise.all([selector && !locator ? resolveTarget(frame, selector, waitMs()) : undefined, ActionSettle.begin(page, frame)]);
   if (resolution && !resolution.found) {
