@@ -63,6 +63,21 @@ describe('sessions', () => {
     }
   });
 
+  it('starts without a modelName (or with the published client\'s "auto") on the built-in offline model', async () => {
+    for (const extra of [{}, { modelName: 'auto' }]) {
+      const { modelName: _, ...withoutModel } = START_BODY;
+      const reply = await ctx.api.call('startSession', { body: { ...withoutModel, ...extra } });
+      expectOk(reply);
+      const id = reply.body.data.sessionId;
+      expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') } }));
+      // A natural-language act needs a model: the offline one answers, with no key anywhere.
+      const acted = await ctx.api.call('act', { id, body: { input: 'click the Go button' } });
+      expectOk(acted);
+      expect(acted.body.data.result).toMatchObject({ success: true, actions: [{ method: 'click' }] });
+      expectOk(await ctx.api.call('endSession', { id }));
+    }
+  });
+
   it('ends with no body, an empty JSON body or {}; refuses a non-empty body; a second end is 410', async () => {
     for (const body of [undefined, {}]) {
       const id = await ctx.startSession();

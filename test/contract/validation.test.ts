@@ -32,8 +32,21 @@ describe('validation', () => {
     expectError(await ctx.api.call('agentExecute', { id: 'x', body: { agentConfig: { mode: 'turbo' }, executeOptions: { instruction: 'i' } } }), 400, 'validation_error');
   });
 
-  it('checks start: launchOptions is strict, modelName is required', async () => {
-    expectError(await ctx.api.call('startSession', { body: { browser: { type: 'local', launchOptions: {} } } }), 400, 'validation_error');
+  it('says what a body lacks and which of its fields the operation does not take, never a blank alternative', async () => {
+    const act = expectError(await ctx.api.call('act', { id: 'no-such-session', body: { instruction: 'click the Go button' } }), 400, 'validation_error');
+    expect(act.message).toBe('Invalid request: body.input: required; body.instruction: not a field of act');
+    expect(act.issues).toEqual([
+      { path: 'body.input', message: 'required' },
+      { path: 'body.instruction', message: 'not a field of act' },
+    ]);
+    const navigate = expectError(await ctx.api.call('navigate', { id: 'x', body: { href: 'http://127.0.0.1/' } }), 400, 'validation_error');
+    expect(navigate.message).toBe('Invalid request: body.url: required; body.href: not a field of navigate');
+    const agent = expectError(await ctx.api.call('agentExecute', { id: 'x', body: { agentConfig: {} } }), 400, 'validation_error');
+    expect(agent.message).toBe('Invalid request: body.executeOptions: required');
+    for (const error of [act, navigate, agent]) expect(error.message).not.toMatch(/needs\s+or|\bor\s*$|:\s*;/);
+  });
+
+  it('checks start: launchOptions is strict', async () => {
     const strict = { modelName: 'm', browser: { type: 'local', launchOptions: { headless: true, turbo: true } } };
     expectError(await ctx.api.call('startSession', { body: strict }), 400, 'validation_error');
   });

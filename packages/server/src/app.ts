@@ -8,6 +8,7 @@ import { limitsOf } from './config';
 import { bodyLimit } from './body-limit';
 import { errorBody, toErrorResponse, validationError } from './errors';
 import { boundJsonBody } from './json-bounds';
+import { unknownBodyFields } from './unknown-fields';
 import type { Logger } from './logger';
 import { registerHandlers } from './route';
 import type { RouteDeps } from './routes/deps';
@@ -39,8 +40,11 @@ const emptyJsonIsEmptyObject = createMiddleware<AppEnv>(async (c, next) => {
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
-      if (!result.success) throw validationError(result.target, result.error);
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        const unknown = result.target === 'json' ? unknownBodyFields(c.req.method, c.req.routePath, (result as { data?: unknown }).data) : [];
+        throw validationError(result.target, result.error, unknown);
+      }
     },
   });
 

@@ -11,18 +11,29 @@ export function errorBody(code: ErrorCode, message: string, issues?: ValidationI
   return issues ? { success: false, message, code, issues } : { success: false, message, code };
 }
 
-/** Zod issues of one request part (`body`, `header`, `path`) → our issues, with a readable summary. */
-export function validationError(target: string, error: ZodError): DeckhandError {
+/**
+ * Zod issues of one request part (`body`, `header`, `path`) → our issues, with a readable summary;
+ * `unknown` are the part's fields the operation does not take, named after what is wrong with it.
+ */
+export function validationError(target: string, error: ZodError, unknown: ValidationIssue[] = []): DeckhandError {
   const prefix = target === 'json' ? 'body' : target === 'param' ? 'path' : target;
-  const issues = error.issues.map((issue) => ({
-    path: [prefix, ...issue.path.map(String)].join('.'),
-    message: issue.code === 'invalid_union' ? unionMessage(issue.errors) : issue.message,
-  }));
+  const issues = [
+    ...error.issues.map((issue) => ({
+      path: [prefix, ...issue.path.map(String)].join('.'),
+      message: issue.code === 'invalid_union' ? unionMessage(issue.errors) : isMissing(issue) ? 'required' : issue.message,
+    })),
+    ...unknown,
+  ];
   const summary = issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join('; ');
   return new DeckhandError('validation_error', `Invalid request: ${summary}`, issues);
 }
 
 type Issue = ZodError['issues'][number];
+
+/** A value that is absent where one is required. */
+function isMissing(issue: Issue): boolean {
+  return issue.code === 'invalid_type' && /received undefined$/.test(issue.message);
+}
 
 /**
  * What an input matching none of a union's forms lacks. Forms whose fixed value (a `type`
@@ -33,8 +44,10 @@ type Issue = ZodError['issues'][number];
 function unionMessage(branches: Issue[][]): string {
   const chosen = branches.filter((branch) => !branch.some((i) => i.code === 'invalid_value' && i.values.length === 1));
   const candidates = chosen.length > 0 ? chosen : branches;
-  const missing = candidates.map((branch) => branch.filter((i) => i.code === 'invalid_type' && /received undefined$/.test(i.message)));
+  const missing = candidates.map((branch) => branch.filter(isMissing));
   if (candidates.every((branch, i) => branch.length > 0 && missing[i]!.length === branch.length)) {
+    // Every form misses the value itself (no field inside it): the value is what is required.
+    if (missing.some((branch) => branch.some((i) => i.path.length === 0))) return 'required';
     return `needs ${missing.map((branch) => branch.map((i) => i.path.join('.')).join(' and ')).join(' or ')}`;
   }
   const closest = [...candidates].sort((a, b) => a.length - b.length)[0] ?? [];

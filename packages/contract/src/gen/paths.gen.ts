@@ -871,8 +871,8 @@ export interface components {
         /** @description 0 errors only, 1 info, 2 debug (clients also send the strings). */
         Verbose: (0 | 1 | 2) | ("0" | "1" | "2");
         SessionStartRequest: {
-            /** @description Default model; unprefixed legacy names such as `gpt-4.1-nano` mean OpenAI. */
-            modelName: string;
+            /** @description The session's default model; `builtin/offline` (no key, no network) when absent. Unprefixed legacy names such as `gpt-4.1-nano` mean OpenAI; `auto` (the published Stagehand client's "let the API choose") means `builtin/offline`. */
+            modelName?: string;
             domSettleTimeoutMs?: number;
             verbose?: components["schemas"]["Verbose"];
             systemPrompt?: string;

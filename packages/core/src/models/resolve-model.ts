@@ -54,6 +54,9 @@ const BUILTIN_MODEL = 'offline';
 /** The model used when neither the call nor the session names one. */
 export const DEFAULT_MODEL = `builtin/${BUILTIN_MODEL}`;
 
+/** The name the published Stagehand client sends to let the API pick the model (it refuses builtin/… itself). */
+const AUTO_MODEL = 'auto';
+
 const PREFIXED: Record<string, ProviderKind> = {
   openai: 'openai',
   anthropic: 'anthropic',
@@ -85,6 +88,8 @@ export function resolveModel(model: ModelConfig | string | undefined, sessionMod
     typeof model === 'object' ? model : { modelName: model ?? (sessionModelName || DEFAULT_MODEL) };
   const name = config.modelName.trim();
   if (!name) throw new DeckhandError('validation_error', 'model.modelName must not be empty');
+  // The published Stagehand client's "let the API choose the model": the one that needs nothing.
+  if (name.toLowerCase() === AUTO_MODEL) return resolveModel(DEFAULT_MODEL);
   const baseURL = config.baseURL;
 
   if (config.provider === 'vertex') {
@@ -127,7 +132,7 @@ export function resolveModel(model: ModelConfig | string | undefined, sessionMod
 }
 
 /** The forms of a model name Deckhand resolves, for the message about one it cannot. */
-export const ACCEPTED_MODEL_NAMES = `"<provider>/<model>" with provider ${[...Object.keys(PREFIXED).filter((p) => p !== 'builtin'), ...Object.keys(KNOWN_LOCAL_ENDPOINTS)].join(', ')} (e.g. "openai/gpt-4.1-mini", "ollama/llama3.2"); "${DEFAULT_MODEL}"; a legacy name starting gpt-, o1, o3, o4, claude- or gemini-; any other "<prefix>/<model>" only with options.model.baseURL on each call`;
+export const ACCEPTED_MODEL_NAMES = `"<provider>/<model>" with provider ${[...Object.keys(PREFIXED).filter((p) => p !== 'builtin'), ...Object.keys(KNOWN_LOCAL_ENDPOINTS)].join(', ')} (e.g. "openai/gpt-4.1-mini", "ollama/llama3.2"); "${DEFAULT_MODEL}" (or "${AUTO_MODEL}"); a legacy name starting gpt-, o1, o3, o4, claude- or gemini-; any other "<prefix>/<model>" only with options.model.baseURL on each call`;
 
 /**
  * A session's model name, checked at start: a name Deckhand cannot resolve is a mistake in the

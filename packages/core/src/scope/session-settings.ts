@@ -2,6 +2,7 @@
 import type { CoreConfig } from '../config.js';
 import type { LanguageModelV3, ModelSampling } from '../models/language-model.js';
 import type { OnModelCall } from '../models/model-calls.js';
+import { DEFAULT_MODEL } from '../models/resolve-model.js';
 import type { StartRequest } from '../types.js';
 
 export interface SessionSettings {
@@ -28,7 +29,7 @@ export interface SessionSettings {
 
 export function settingsFrom(req: StartRequest, config: CoreConfig): SessionSettings {
   return {
-    modelName: req.modelName,
+    modelName: req.modelName ?? DEFAULT_MODEL,
     domSettleTimeoutMs: req.domSettleTimeoutMs ?? config.defaultDomSettleTimeoutMs,
     verbose: req.verbose === undefined ? 1 : (Number(req.verbose) as 0 | 1 | 2),
     systemPrompt: req.systemPrompt,

@@ -48,7 +48,7 @@ export class SessionManager {
   }
 
   async start(projectId: string, req: StartRequest, opts: StartOptions = {}): Promise<Session> {
-    checkModelName(req.modelName);
+    if (req.modelName !== undefined) checkModelName(req.modelName);
     const startingHere = this.starting.get(projectId) ?? 0;
     if (this.store.size + sum(this.starting.values()) >= this.config.maxSessions) {
       throw limitError(`Too many sessions (limit ${this.config.maxSessions}); end one and retry`);

@@ -600,9 +600,9 @@ export type Verbose = 0 | 1 | 2 | '0' | '1' | '2';
 
 export type SessionStartRequest = {
     /**
-     * Default model; unprefixed legacy names such as `gpt-4.1-nano` mean OpenAI.
+     * The session's default model; `builtin/offline` (no key, no network) when absent. Unprefixed legacy names such as `gpt-4.1-nano` mean OpenAI; `auto` (the published Stagehand client's "let the API choose") means `builtin/offline`.
      */
-    modelName: string;
+    modelName?: string;
     domSettleTimeoutMs?: number;
     verbose?: Verbose;
     systemPrompt?: string;

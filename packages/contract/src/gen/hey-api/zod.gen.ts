@@ -554,7 +554,7 @@ export const zVerbose = z.union([
 ]);
 
 export const zSessionStartRequest = z.object({
-    modelName: z.string().min(1),
+    modelName: z.string().min(1).optional(),
     domSettleTimeoutMs: z.number().gte(0).lte(600000).optional(),
     verbose: zVerbose.optional(),
     systemPrompt: z.string().optional(),
