@@ -43,8 +43,8 @@ export class Deckhand {
 
   constructor(options: DeckhandOptions) {
     this.options = resolveOptions(options, process.env);
-    this.secrets.add(this.options.apiKey);
-    this.secrets.add(this.options.modelClientOptions?.apiKey);
+    this.secrets.addKey(this.options.apiKey);
+    this.secrets.addKey(this.options.modelClientOptions?.apiKey);
     this.log = createLogSink(this.options.verbose, this.options.logger, this.secrets);
     if (this.options.logInferenceToFile) this.inferenceLog = new InferenceLog(this.options.inferenceLogDir, this.secrets);
     const { temperature, maxTokens } = this.options.modelClientOptions ?? {};

@@ -2,6 +2,7 @@
 // TypeScript defaults, and the one check that turns a wrong combination into an error naming the option.
 import type { LogLine, components } from '@deckhand/contract';
 import type { LanguageModelV3 } from '@deckhand/core';
+import { distance } from 'fastest-levenshtein';
 
 type Schemas = components['schemas'];
 
@@ -23,7 +24,7 @@ export interface ModelClientOptions {
 export interface DeckhandOptions {
   /** Where the browser runs: the Deckhand server ('BROWSERBASE') or this process ('LOCAL'). Required. */
   env: DeckhandEnv;
-  /** API key of the server (x-bb-api-key); else env DECKHAND_API_KEY or BROWSERBASE_API_KEY. Required for 'BROWSERBASE'. */
+  /** API key of the server (x-bb-api-key); else env DECKHAND_API_KEY or BROWSERBASE_API_KEY. Needed only when the server has keys configured (it answers 401 then). */
   apiKey?: string;
   /** Sent as x-bb-project-id; the server derives the project from the key, so it is optional here. */
   projectId?: string;
@@ -115,6 +116,41 @@ export class DeckhandOptionsError extends Error {
   }
 }
 
+/** Every option's name (the type makes the list complete), so a misspelled one is an error, not ignored. */
+const OPTION_NAMES: Record<keyof DeckhandOptions, true> = {
+  env: true, apiKey: true, projectId: true, browserbaseSessionID: true, browserbaseSessionCreateParams: true, waitForCaptchaSolves: true,
+  localBrowserLaunchOptions: true, modelName: true, llmProvider: true, llmClient: true, modelClientOptions: true, enableCaching: true,
+  cacheDir: true, verbose: true, logger: true, disablePino: true, logInferenceToFile: true, inferenceLogDir: true, domSettleTimeoutMs: true,
+  selfHeal: true, systemPrompt: true, useAPI: true, experimental: true, baseURL: true, streaming: true, actTimeoutMs: true,
+};
+
+/** Names other clients give the same setting (the Python client's, Stagehand v3's `model`), and where it goes here. */
+const SPELLED_ELSEWHERE: Record<string, string> = {
+  modelApiKey: 'modelClientOptions.apiKey',
+  model: "modelName (and the model's key as modelClientOptions.apiKey)",
+  api_url: 'baseURL',
+  apiUrl: 'baseURL',
+};
+
+/** The option a misspelled name meant: the same letters in another case, else the nearest within a few edits. */
+function meant(name: string): string | undefined {
+  if (Object.hasOwn(SPELLED_ELSEWHERE, name)) return SPELLED_ELSEWHERE[name];
+  const names = Object.keys(OPTION_NAMES);
+  const lower = name.toLowerCase();
+  const sameLetters = names.find((option) => option.toLowerCase() === lower);
+  if (sameLetters) return sameLetters;
+  const [nearest] = names.map((option) => ({ option, edits: distance(lower, option.toLowerCase()) })).sort((a, b) => a.edits - b.edits);
+  return nearest && nearest.edits <= Math.max(2, Math.floor(name.length / 3)) ? nearest.option : undefined;
+}
+
+function checkOptionNames(options: object): void {
+  for (const name of Object.keys(options)) {
+    if (Object.hasOwn(OPTION_NAMES, name)) continue;
+    const suggestion = meant(name);
+    throw new DeckhandOptionsError(name, suggestion ? `not an option of Deckhand; did you mean ${suggestion}?` : `not an option of Deckhand (options: ${Object.keys(OPTION_NAMES).join(', ')})`);
+  }
+}
+
 /** The API root: the server's origin and path prefix, without a trailing `/v1` (the bindings add it). */
 function apiRoot(url: string, option: string): string {
   let parsed: URL;
@@ -127,8 +163,12 @@ function apiRoot(url: string, option: string): string {
   return parsed.href.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
+/** What an HTTP header value may hold: printable ASCII (fetch refuses anything else with a bare TypeError). */
+const HEADER_VALUE = /^[\x20-\x7e]+$/;
+
 export function resolveOptions(options: DeckhandOptions, env: Record<string, string | undefined>): ResolvedOptions {
   if (options === null || typeof options !== 'object') throw new DeckhandOptionsError('options', 'pass an object with at least `env`');
+  checkOptionNames(options);
   if (options.env !== 'BROWSERBASE' && options.env !== 'LOCAL') {
     throw new DeckhandOptionsError('env', `must be 'BROWSERBASE' or 'LOCAL' (got ${JSON.stringify(options.env)})`);
   }
@@ -153,9 +193,10 @@ export function resolveOptions(options: DeckhandOptions, env: Record<string, str
   if (options.env === 'LOCAL' && options.waitForCaptchaSolves) throw new DeckhandOptionsError('waitForCaptchaSolves', "applies to env 'BROWSERBASE' only");
   if (options.env === 'LOCAL' && options.browserbaseSessionID) throw new DeckhandOptionsError('browserbaseSessionID', "resumes a server session; env 'LOCAL' has none");
 
-  const apiKey = options.apiKey ?? env.DECKHAND_API_KEY ?? env.BROWSERBASE_API_KEY;
-  if (options.env === 'BROWSERBASE' && !apiKey) {
-    throw new DeckhandOptionsError('apiKey', "required for env 'BROWSERBASE' (or set DECKHAND_API_KEY)");
+  // No key is fine: a server with no keys configured (the default, on loopback) needs none, and one that has them answers 401.
+  const apiKey = options.apiKey || env.DECKHAND_API_KEY || env.BROWSERBASE_API_KEY || undefined;
+  if (apiKey !== undefined && (typeof apiKey !== 'string' || !HEADER_VALUE.test(apiKey))) {
+    throw new DeckhandOptionsError('apiKey', 'must be the key itself: printable ASCII, as an HTTP header carries it (is it still a placeholder?)');
   }
   const rawBase = options.baseURL ?? env.DECKHAND_API_URL ?? env.STAGEHAND_API_URL ?? DEFAULTS.baseURL;
   const baseOption = options.baseURL !== undefined ? 'baseURL' : env.DECKHAND_API_URL !== undefined ? 'DECKHAND_API_URL' : 'STAGEHAND_API_URL';
@@ -166,6 +207,9 @@ export function resolveOptions(options: DeckhandOptions, env: Record<string, str
   }
   if (model?.maxTokens !== undefined && !(Number.isInteger(model.maxTokens) && model.maxTokens > 0)) {
     throw new DeckhandOptionsError('modelClientOptions.maxTokens', 'must be a whole number of tokens, 1 or more');
+  }
+  if (model?.apiKey !== undefined && !(typeof model.apiKey === 'string' && HEADER_VALUE.test(model.apiKey))) {
+    throw new DeckhandOptionsError('modelClientOptions.apiKey', 'must be the key itself: printable ASCII, as an HTTP header carries it (is it still a placeholder?)');
   }
   if (options.cacheDir !== undefined && (typeof options.cacheDir !== 'string' || options.cacheDir === '')) {
     throw new DeckhandOptionsError('cacheDir', 'must be a directory path');

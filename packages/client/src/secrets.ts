@@ -1,25 +1,34 @@
 // Values the client must never print: API keys and variable values it was given. Every line it logs
 // or writes to a file passes through mask(), whatever the server already masked.
-const MASK = '••••';
+import { MASK, SHORT_SECRET, replaceSecret } from '@deckhand/core/secrets';
+
+/**
+ * A key shorter than this is no real credential ("x" on a keyless loopback server) and is masked
+ * only where it stands alone, so that "vertex" and "prefixed" stay readable with `apiKey: 'x'`.
+ */
+export const KEY_MASKED_ANYWHERE_FROM = 8;
 
 export class Secrets {
-  private readonly values = new Set<string>();
+  /** Each value with the length up to which it is masked only as a whole token. */
+  private readonly values = new Map<string, number>();
 
-  add(value: unknown): void {
-    if (typeof value === 'string' && value.length > 0) this.values.add(value);
+  /** An API key or a model key. */
+  addKey(value: unknown): void {
+    if (typeof value === 'string' && value.length > 0) this.values.set(value, Math.max(this.values.get(value) ?? 0, KEY_MASKED_ANYWHERE_FROM - 1));
   }
 
-  /** Adds the values of an act/agent `variables` map (a string or `{value, description}` each). */
+  /** Adds the values of an act/agent `variables` map (a string or `{value, description}` each), masked as the server masks them. */
   addVariables(variables: Record<string, unknown> | undefined): void {
     for (const entry of Object.values(variables ?? {})) {
-      this.add(typeof entry === 'object' && entry !== null ? (entry as { value?: unknown }).value : entry);
+      const value = typeof entry === 'object' && entry !== null ? (entry as { value?: unknown }).value : entry;
+      if (typeof value === 'string' && value.length > 0 && !this.values.has(value)) this.values.set(value, SHORT_SECRET);
     }
   }
 
   mask(text: string): string {
     // Longest first, so a secret that contains another is masked whole.
     let out = text;
-    for (const value of [...this.values].sort((a, b) => b.length - a.length)) out = out.split(value).join(MASK);
+    for (const [value, shortUpTo] of [...this.values].sort(([a], [b]) => b.length - a.length)) out = replaceSecret(out, value, MASK, shortUpTo);
     return out;
   }
 

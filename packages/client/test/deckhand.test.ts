@@ -14,6 +14,7 @@ import { Deckhand, DeckhandApiError, DeckhandOptionsError, type DeckhandOptions 
 import { ALLOW_FIXTURES, startFixtureServer, type FixtureServer } from '../../../test/support/fixture-server';
 import { startModelServer, type ModelServer } from '../../../test/support/model-server';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import { closedPortUrl } from '../../../test/support/closed-port';
 
 let server: TestServer;
 let fixtures: FixtureServer;
@@ -69,7 +70,11 @@ describe('options', () => {
     const cases: Array<[unknown, string]> = [
       [{}, 'env'],
       [{ env: 'CLOUD', apiKey: KEY }, 'env'],
-      [{ env: 'BROWSERBASE' }, 'apiKey'],
+      [{ env: 'BROWSERBASE', apiKey: '…' }, 'apiKey'],
+      [{ env: 'BROWSERBASE', modelClientOptions: { apiKey: 'sk-…' } }, 'modelClientOptions.apiKey'],
+      [{ env: 'BROWSERBASE', baseUrl: 'http://127.0.0.1:3000' }, 'baseUrl'],
+      [{ env: 'BROWSERBASE', model: 'openai/gpt-4.1-mini' }, 'model'],
+      [{ env: 'BROWSERBASE', colour: 'blue' }, 'colour'],
       [{ env: 'BROWSERBASE', apiKey: KEY, llmClient: {}, modelName: 'openai/gpt-4o' }, 'llmClient'],
       [{ env: 'BROWSERBASE', apiKey: KEY, llmClient: {} }, 'llmClient'],
       [{ env: 'BROWSERBASE', apiKey: KEY, verbose: 3 }, 'verbose'],
@@ -105,6 +110,23 @@ describe('options', () => {
     });
   });
 
+  it('names the option a misspelled one meant, instead of ignoring it', () => {
+    const suggestion = (options: Record<string, unknown>) => {
+      try {
+        new Deckhand({ env: 'BROWSERBASE', ...options } as DeckhandOptions);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(suggestion({ baseUrl: 'http://127.0.0.1:3000' })).toBe('baseUrl: not an option of Deckhand; did you mean baseURL?');
+    expect(suggestion({ apikey: KEY })).toBe('apikey: not an option of Deckhand; did you mean apiKey?');
+    expect(suggestion({ domSettleTimeout: 500 })).toBe('domSettleTimeout: not an option of Deckhand; did you mean domSettleTimeoutMs?');
+    expect(suggestion({ enableCache: false })).toBe('enableCache: not an option of Deckhand; did you mean enableCaching?');
+    expect(suggestion({ modelApiKey: 'sk-1' })).toBe('modelApiKey: not an option of Deckhand; did you mean modelClientOptions.apiKey?');
+    expect(suggestion({ colour: 'blue' })).toMatch(/^colour: not an option of Deckhand \(options: env, apiKey, /);
+  });
+
   it('refuses llmClient through the API at construction: a model object cannot be sent to a server', () => {
     expect(() => new Deckhand({ env: 'BROWSERBASE', apiKey: KEY, llmClient: llm() })).toThrow(/^llmClient: .*useAPI: false/);
   });
@@ -132,6 +154,50 @@ describe('options', () => {
     const { sessionId } = await client.init();
     expect(sessionId).toEqual(expect.any(String));
     await client.close();
+  });
+});
+
+describe('a first-time user on the default keyless server', () => {
+  let open: TestServer;
+  beforeAll(async () => {
+    open = await startTestServer(ALLOW_FIXTURES);
+  });
+  afterAll(() => open?.close());
+
+  it("runs the README's constructor as written, with no key set anywhere", async () => {
+    const client = withEnv({ DECKHAND_API_KEY: undefined, BROWSERBASE_API_KEY: undefined, DECKHAND_API_URL: open.url }, () =>
+      // The README's line: `apiKey: process.env.DECKHAND_API_KEY`, here unset.
+      new Deckhand({ env: 'BROWSERBASE', apiKey: process.env.DECKHAND_API_KEY, verbose: 0 }),
+    );
+    await client.init();
+    try {
+      await client.goto(`${open.url}/demo`);
+      expect(await client.act('type "Ada" into the Name field')).toMatchObject({ success: true });
+      expect(await client.act('click the Say hello button')).toMatchObject({ success: true });
+      expect(await client.extract(undefined, undefined, { selector: '#greeting' })).toEqual({ pageText: 'Hello, Ada!' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a server with keys answers a keyless client with a clear 401', async () => {
+    const client = withEnv({ DECKHAND_API_KEY: undefined, BROWSERBASE_API_KEY: undefined }, () => new Deckhand({ env: 'BROWSERBASE', baseURL: server.url, verbose: 0 }));
+    await expect(client.init()).rejects.toMatchObject({ status: 401, code: 'unauthorized', message: expect.stringMatching(/API key/) });
+  });
+
+  it("masks a short placeholder key only where it stands alone: apiKey 'x' leaves \"vertex\" and \"prefixed\" whole", async () => {
+    const lines: string[] = [];
+    const client = new Deckhand({ env: 'BROWSERBASE', apiKey: 'x', baseURL: open.url, verbose: 2, logger: (line) => lines.push(line.message) });
+    await client.init();
+    try {
+      const failed = await client.goto(`${await closedPortUrl()}vertex-prefixed`).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(DeckhandApiError);
+    } finally {
+      await client.close();
+    }
+    const failure = lines.find((line) => line.startsWith('navigate failed'));
+    expect(failure).toContain('vertex-prefixed');
+    expect(lines.join('\n')).not.toContain('••••');
   });
 });
 

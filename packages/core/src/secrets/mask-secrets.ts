@@ -6,7 +6,7 @@
 export const MASK = '••••';
 
 /** Values this long or shorter are masked as whole tokens, longer ones wherever they occur. */
-const SHORT_SECRET = 3;
+export const SHORT_SECRET = 3;
 
 /** `text` with every occurrence of the secrets replaced by MASK. */
 export function maskSecrets(text: string, secrets: readonly string[]): string {
@@ -16,10 +16,13 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
   return ordered.reduce((masked, secret) => replaceSecret(masked, secret, MASK), text);
 }
 
-/** `text` with `secret` replaced: everywhere, or only where it stands alone when it is short. */
-export function replaceSecret(text: string, secret: string, replacement: string): string {
+/**
+ * `text` with `secret` replaced: everywhere, or only where it stands alone when it is `shortUpTo`
+ * characters or fewer (a client masks API keys shorter than a real key's length that way).
+ */
+export function replaceSecret(text: string, secret: string, replacement: string, shortUpTo = SHORT_SECRET): string {
   if (!text.includes(secret)) return text;
-  if (secret.length > SHORT_SECRET) return text.split(secret).join(replacement);
+  if (secret.length > shortUpTo) return text.split(secret).join(replacement);
   return text.replace(standalone(secret), () => replacement);
 }
 
