@@ -36,6 +36,7 @@ from ._gen_shapes import (
     Variables,
 )
 from .errors import DeckhandError
+from .local_server import LocalServer
 from .log import LogSink
 from .masking import Secrets
 from .options import DeckhandConfig, DeckhandOptions, model_api_key, model_base_url, resolve_config
@@ -76,7 +77,7 @@ class _Started:
 
 
 class Deckhand:
-    """A Deckhand session driven through the HTTP API.
+    """A Deckhand session driven through the HTTP API: of the server at api_url, or (env 'LOCAL') of one init() starts here.
 
     `Deckhand(api_key=..., model_name="builtin/offline")`, or `Deckhand(DeckhandConfig(...))`; keyword options
     override the config's fields and also take the spec's camelCase spellings (`apiKey`, `modelName`, ...).
@@ -89,12 +90,16 @@ class Deckhand:
         self._model_api_key = model_api_key(self.config)
         self._secrets.add(self._model_api_key)
         self._log = LogSink(self.config.verbose, self.config.logger, self._secrets, self.config.use_rich_logging)
-        headers = {"x-bb-api-key": cast(str, self.config.api_key), "x-language": "python", "x-sdk-version": __version__}
+        headers = {"x-language": "python", "x-sdk-version": __version__}
+        if self.config.api_key:
+            headers["x-bb-api-key"] = self.config.api_key
         if self.config.project_id:
             headers["x-bb-project-id"] = self.config.project_id
         if self._model_api_key:
             headers["x-model-api-key"] = self._model_api_key
-        self._transport = Transport(cast(str, self.config.api_url), headers, self._secrets, self.config.request_timeout_s)
+        self._transport = Transport(self.config.api_url, headers, self._secrets, self.config.request_timeout_s)
+        self._local_server: LocalServer | None = None
+        """env 'LOCAL': the server init() started, stopped by close()."""
         self._started: _Started | None = None
         self._closed = False
 
@@ -102,7 +107,15 @@ class Deckhand:
         """Starts the session (or, with browserbase_session_id, resumes it)."""
         if self._started is not None:
             raise DeckhandError("init() was already called on this client")
-        self._started = self._guard("init", self._start)
+        if self.config.env == "LOCAL":
+            self._local_server = self._guard("init", lambda: LocalServer(os.environ))
+            self._transport.point_at(self._local_server.url)
+            self._log({"category": "init", "message": f"local Deckhand server at {self._local_server.url}", "level": 1})
+        try:
+            self._started = self._guard("init", self._start)
+        except DeckhandError:
+            self._stop_local_server()
+            raise
         self._log({"category": "init", "message": f"session {self._started.session_id} ready", "level": 1})
         return InitResult(self._started.session_id, self._started.session_url, self._started.debug_url)
 
@@ -204,12 +217,15 @@ class Deckhand:
         return DeckhandAgent(self._agent_execute, config or {})
 
     def close(self) -> None:
-        """Ends the session (its browser closes). A second close does nothing."""
+        """Ends the session (its browser closes), and in env 'LOCAL' the server init() started. A second close does nothing."""
         if self._started is None or self._closed:
             return
         self._closed = True
         session_id = self._started.session_id
-        self._guard("close", lambda: self._transport.call("endSession", session_id, {}))
+        try:
+            self._guard("close", lambda: self._transport.call("endSession", session_id, {}))
+        finally:
+            self._stop_local_server()
 
     def __enter__(self) -> Deckhand:
         if self._started is None:
@@ -246,6 +262,11 @@ class Deckhand:
         self._log({"category": "init", "message": f"start request: {json.dumps(self._secrets.mask_value(body), ensure_ascii=False)}", "level": 2})
         data = cast(SessionStartResponse, self._transport.call("startSession", None, body))["data"]
         return _Started(data["sessionId"], data["sessionUrl"], data["debugUrl"], data["cdpUrl"])
+
+    def _stop_local_server(self) -> None:
+        if self._local_server is not None:
+            self._local_server.stop()
+            self._local_server = None
 
     def _live(self) -> _Started:
         if self._started is None:

@@ -4,6 +4,8 @@ and the one check that turns a wrong option into an error naming it."""
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import re
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -34,9 +36,11 @@ class DeckhandConfig:
     spec's camelCase spellings (see ALIASES)."""
 
     env: Env = "BROWSERBASE"
-    """Where the browser runs. This client drives a Deckhand server ('BROWSERBASE'); 'LOCAL' is refused."""
+    """Where the browser runs: the Deckhand server at api_url ('BROWSERBASE'), or this machine ('LOCAL': init()
+    starts a Deckhand server of its own on loopback, close() stops it)."""
     api_key: str | None = field(default=None, repr=False)
-    """The server's API key (`x-bb-api-key`); else env DECKHAND_API_KEY, then BROWSERBASE_API_KEY. Required."""
+    """The server's API key (`x-bb-api-key`); else env DECKHAND_API_KEY, then BROWSERBASE_API_KEY. Needed only
+    when the server has keys configured (it answers 401 then); 'LOCAL' needs none."""
     project_id: str | None = None
     """Sent as `x-bb-project-id` (optional: the key names the project); else env DECKHAND_PROJECT_ID, BROWSERBASE_PROJECT_ID."""
     browserbase_session_id: str | None = None
@@ -63,7 +67,8 @@ class DeckhandConfig:
     """Offload method calls to the HTTP API; the only way this client runs (False is refused)."""
     experimental: bool = False
     api_url: str | None = None
-    """The server's root URL; else env DECKHAND_API_URL, then STAGEHAND_API_URL, then http://127.0.0.1:3000."""
+    """The server's root URL; else env DECKHAND_API_URL, then STAGEHAND_API_URL, then http://127.0.0.1:3000.
+    In 'LOCAL', the URL of the server init() started."""
     act_timeout_ms: float | None = None
     """The deadline of an act, sent at start."""
     streaming: bool = True
@@ -138,6 +143,24 @@ ALIASES: dict[str, str] = {
 # Options of the spec's table marked "TypeScript only".
 TYPESCRIPT_ONLY = ("llmProvider", "llmClient", "disablePino", "logInferenceToFile")
 FIELDS = frozenset(f.name for f in dataclasses.fields(DeckhandConfig))
+# What an HTTP header value may hold: http.client refuses anything else with a bare UnicodeEncodeError.
+HEADER_VALUE = re.compile(r"[\x20-\x7e]+")
+
+
+def _unknown(spelling: str) -> DeckhandOptionsError:
+    """An option that does not exist, with the one it most likely meant."""
+    names = sorted(FIELDS | set(ALIASES))
+    same_case = [name for name in names if name.lower() == spelling.lower()]
+    same_letters = [name for name in names if name.replace("_", "").lower() == spelling.replace("_", "").lower()]
+    close = same_case or same_letters or difflib.get_close_matches(spelling, names, n=1, cutoff=0.75)
+    if close:
+        return DeckhandOptionsError(spelling, f"unknown option; did you mean {close[0]}?")
+    return DeckhandOptionsError(spelling, f"unknown option (options: {', '.join(sorted(FIELDS))})")
+
+
+def _header_safe(value: str | None, option: str) -> None:
+    if value is not None and not HEADER_VALUE.fullmatch(value):
+        raise DeckhandOptionsError(option, "must be the key itself: printable ASCII, as an HTTP header carries it (is it still a placeholder?)")
 
 
 def resolve_config(config: DeckhandConfig | None, options: Mapping[str, Any], environ: Mapping[str, str]) -> DeckhandConfig:
@@ -149,7 +172,7 @@ def resolve_config(config: DeckhandConfig | None, options: Mapping[str, Any], en
             raise DeckhandOptionsError(spelling, "is a TypeScript client option; the Python client has no counterpart")
         target = ALIASES.get(spelling, spelling)
         if target not in FIELDS:
-            raise DeckhandOptionsError(spelling, "unknown option")
+            raise _unknown(spelling)
         if target in spelled:
             raise DeckhandOptionsError(spelling, f"given twice (also as {spelled[target]})")
         spelled[target] = spelling
@@ -161,8 +184,8 @@ def resolve_config(config: DeckhandConfig | None, options: Mapping[str, Any], en
 
     if merged.env not in ("BROWSERBASE", "LOCAL"):
         raise DeckhandOptionsError(name("env"), f"must be 'BROWSERBASE' or 'LOCAL' (got {merged.env!r})")
-    if merged.env == "LOCAL":
-        raise DeckhandOptionsError(name("env"), "the Python client drives a Deckhand server: use env 'BROWSERBASE' (LOCAL runs in the TypeScript client)")
+    if merged.env == "LOCAL" and merged.api_url is not None:
+        raise DeckhandOptionsError(name("api_url"), "env 'LOCAL' starts a Deckhand server of its own; give api_url with env 'BROWSERBASE'")
     if merged.use_api is not True:
         raise DeckhandOptionsError(name("use_api"), "the Python client offloads every call to the HTTP API; only True is supported")
     # The values as given: the annotations say what is allowed, these checks hold callers without a type checker to it.
@@ -184,10 +207,15 @@ def resolve_config(config: DeckhandConfig | None, options: Mapping[str, Any], en
     if base_url is not None:
         _http_url(base_url, f"{name('model_client_options')}.baseURL")
 
-    api_key = merged.api_key or environ.get("DECKHAND_API_KEY") or environ.get("BROWSERBASE_API_KEY")
-    if not api_key:
-        raise DeckhandOptionsError(name("api_key"), "required (or set DECKHAND_API_KEY)")
-    if merged.api_url is not None:
+    # No key is fine: a server with no keys configured (the default, on loopback) needs none, and one that has them answers 401.
+    api_key = merged.api_key or environ.get("DECKHAND_API_KEY") or environ.get("BROWSERBASE_API_KEY") or None
+    _header_safe(api_key, name("api_key"))
+    model_options = merged.model_client_options or {}
+    _header_safe(merged.model_api_key, name("model_api_key"))
+    _header_safe(model_options.get("apiKey") or model_options.get("api_key"), f"{name('model_client_options')}.apiKey")
+    if merged.env == "LOCAL":
+        api_url = None
+    elif merged.api_url is not None:
         api_url = _api_root(merged.api_url, name("api_url"))
     elif environ.get("DECKHAND_API_URL"):
         api_url = _api_root(environ["DECKHAND_API_URL"], "DECKHAND_API_URL")

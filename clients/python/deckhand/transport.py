@@ -29,16 +29,22 @@ class Exchange:
 
 
 class Transport:
-    def __init__(self, api_url: str, headers: Mapping[str, str], secrets: Secrets, timeout: float | None = None) -> None:
-        parsed = urllib.parse.urlsplit(api_url)
-        self._scheme = parsed.scheme
-        self._netloc = parsed.netloc
-        self._prefix = parsed.path.rstrip("/")
+    def __init__(self, api_url: str | None, headers: Mapping[str, str], secrets: Secrets, timeout: float | None = None) -> None:
+        """`api_url` None: the server is not known yet (env 'LOCAL' starts it at init); point_at() names it."""
+        self._scheme = self._netloc = self._prefix = ""
+        if api_url is not None:
+            self.point_at(api_url)
         self._headers = dict(headers)
         self._secrets = secrets
         self._timeout = timeout
         self.observer: Callable[[Exchange], None] | None = None
         """Sees every exchange (unmasked: it is the caller's own data); None by default."""
+
+    def point_at(self, api_url: str) -> None:
+        parsed = urllib.parse.urlsplit(api_url)
+        self._scheme = parsed.scheme
+        self._netloc = parsed.netloc
+        self._prefix = parsed.path.rstrip("/")
 
     def call(self, operation: str, session_id: str | None = None, body: Any = None) -> Any:
         """A JSON call; answers the decoded body of a 2xx answer."""
@@ -83,6 +89,8 @@ class Transport:
             connection.close()
 
     def _open(self, endpoint: Endpoint, session_id: str | None, body: Any, extra: Mapping[str, str]) -> tuple[http.client.HTTPResponse, http.client.HTTPConnection]:
+        if not self._netloc:
+            raise DeckhandError("no Deckhand server yet: call init() first")
         path = self._prefix + endpoint.path
         if "{id}" in path:
             if session_id is None:

@@ -18,6 +18,15 @@ class MaskingTest(unittest.TestCase):
         self.assertEqual(secrets.mask_value(value), {"x": [MASK, {MASK: f"{MASK} {MASK}"}], "n": 12})
         self.assertEqual(secrets.mask("12"), "12")
 
+    def test_a_short_key_or_variable_is_masked_only_where_it_stands_alone(self) -> None:
+        secrets = Secrets()
+        secrets.add("x")
+        secrets.add("sk-1234")
+        secrets.add("sk-long-key")
+        secrets.add_variables({"v": "at", "w": "pass"})
+        self.assertEqual(secrets.mask("vertex prefixed x (x) cats at"), f"vertex prefixed {MASK} ({MASK}) cats {MASK}")
+        self.assertEqual(secrets.mask("key=sk-1234 sk-12345 zsk-long-keyz password"), f"key={MASK} sk-12345 z{MASK}z {MASK}word")
+
     def test_the_log_sink_masks_each_line_and_drops_lines_above_verbose(self) -> None:
         secrets = Secrets()
         secrets.add("sk-secret")

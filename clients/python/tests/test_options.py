@@ -45,10 +45,12 @@ class OptionsTest(unittest.TestCase):
 
     def test_wrong_options_are_refused_naming_the_option_as_given(self) -> None:
         cases: list[tuple[dict[str, Any], str]] = [
-            ({}, "api_key"),
-            ({"apiKey": ""}, "apiKey"),
+            ({"api_key": "…"}, "api_key"),
+            ({"apiKey": "ключ"}, "apiKey"),
+            ({"model_api_key": "sk-…"}, "model_api_key"),
+            ({"model_client_options": {"apiKey": "sk-…"}}, "model_client_options.apiKey"),
             ({"api_key": "k", "env": "CLOUD"}, "env"),
-            ({"api_key": "k", "env": "LOCAL"}, "env"),
+            ({"env": "LOCAL", "api_url": "http://127.0.0.1:3000"}, "api_url"),
             ({"api_key": "k", "useAPI": False}, "useAPI"),
             ({"api_key": "k", "verbose": 3}, "verbose"),
             ({"api_key": "k", "verbose": True}, "verbose"),
@@ -80,6 +82,20 @@ class OptionsTest(unittest.TestCase):
         self.assertEqual((config.api_url, config.api_key), ("https://b:2/prefix", "bb"))
         with mock.patch.dict(os.environ, {**NO_ENV, "DECKHAND_API_URL": "https://b:2"}):
             self.assertEqual(Deckhand(api_key="k", api_url="http://c:3/v1").config.api_url, "http://c:3")
+
+    def test_no_key_is_needed_a_keyless_server_takes_the_call(self) -> None:
+        config = make(model_name="builtin/offline").config
+        self.assertIsNone(config.api_key)
+        self.assertEqual(make(env="LOCAL").config.api_url, None)
+
+    def test_an_unknown_option_names_the_one_it_likely_meant(self) -> None:
+        cases = {"apiUrl": "api_url", "api_Key": "api_key", "model_nam": "model_name", "domSettleTimeout": "domSettleTimeoutMs", "baseURL": None}
+        for spelling, meant in cases.items():
+            with self.subTest(spelling=spelling):
+                with self.assertRaises(DeckhandOptionsError) as caught:
+                    make(**{spelling: "x"})
+                expected = f"{spelling}: unknown option; did you mean {meant}?" if meant else f"{spelling}: unknown option (options: "
+                self.assertTrue(str(caught.exception).startswith(expected), str(caught.exception))
 
     def test_no_key_in_the_config_repr(self) -> None:
         client = make(api_key="sk-server-key", model_api_key="sk-model-key", model_client_options={"apiKey": "sk-other-key"})
