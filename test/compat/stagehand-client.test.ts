@@ -2,28 +2,38 @@
 // Deckhand: it starts a session through the API, finds the browser through the Browserbase-style
 // session record, drives the page, and ends the session. The server hands out CDP URLs through its
 // proxy, as a server bound beyond loopback does, so the client reaches the browser via Deckhand.
+// And what the README's "Coming from Stagehand" section tells its users: on the default keyless server,
+// the two URLs and `model: "auto"` (the offline model, which the client would refuse by its own name).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stagehand } from '@browserbasehq/stagehand';
 import { ALLOW_FIXTURES, startFixtureServer, type FixtureServer } from '../support/fixture-server';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
+let open: TestServer;
 let fixtures: FixtureServer;
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
   server = await startTestServer({ DECKHAND_API_KEYS: 'sh-key:sh-project', DECKHAND_CDP_PROXY: 'on', ...ALLOW_FIXTURES });
-  process.env.STAGEHAND_API_URL = server.url;
-  process.env.BROWSERBASE_BASE_URL = server.url;
+  open = await startTestServer(ALLOW_FIXTURES);
 });
 
 afterAll(async () => {
   await server?.close();
+  await open?.close();
   await fixtures?.close();
 });
 
+/** The two URLs the README tells Stagehand users to set, pointed at `target`. */
+function pointAt(target: TestServer): void {
+  process.env.STAGEHAND_API_URL = target.url;
+  process.env.BROWSERBASE_BASE_URL = target.url;
+}
+
 describe('published Stagehand client', () => {
   it('runs start → goto → act → extract → end against Deckhand', async () => {
+    pointAt(server);
     const stagehand = new Stagehand({
       env: 'BROWSERBASE',
       apiKey: 'sh-key',
@@ -50,5 +60,31 @@ describe('published Stagehand client', () => {
     }
     const ended = await fetch(`${server.url}/v1/sessions/${sessionId}/replay`, { headers: { 'x-bb-api-key': 'sh-key' } });
     expect(ended.status).toBe(410);
+  });
+
+  it('refuses the name builtin/offline before sending anything', () => {
+    expect(() => new Stagehand({ env: 'BROWSERBASE', apiKey: 'any', model: 'builtin/offline', verbose: 0, disablePino: true })).toThrow(/builtin/);
+  });
+
+  it('reaches the offline model as model "auto" on the default keyless server, natural language included', async () => {
+    pointAt(open);
+    // The client needs some key to start; a keyless server takes any.
+    const stagehand = new Stagehand({ env: 'BROWSERBASE', apiKey: 'unused', model: 'auto', verbose: 0, disablePino: true });
+    await stagehand.init();
+    const sessionId = stagehand.browserbaseSessionID!;
+    try {
+      await stagehand.context.pages()[0]!.goto(fixtures.url('forms.html'));
+      const acted = await stagehand.act('click the Go button');
+      expect(acted.success).toBe(true);
+      const observed = await stagehand.observe('the Go button');
+      expect(observed).toEqual([expect.objectContaining({ method: 'click', description: expect.stringContaining('Go') })]);
+      expect(((await stagehand.extract()) as { pageText: string }).pageText).toContain('clicked: go');
+      // Each ran on the server (its replay has them), not in the client.
+      const replay = await fetch(`${open.url}/v1/sessions/${sessionId}/replay`);
+      const pages = (await replay.json()).data.pages as Array<{ actions: Array<{ method: string }> }>;
+      expect(pages.flatMap((p) => p.actions.map((a) => a.method))).toEqual(expect.arrayContaining(['act', 'observe', 'extract']));
+    } finally {
+      await stagehand.close();
+    }
   });
 });
