@@ -73,12 +73,13 @@ describe('published Stagehand client', () => {
     await stagehand.init();
     const sessionId = stagehand.browserbaseSessionID!;
     try {
-      await stagehand.context.pages()[0]!.goto(fixtures.url('forms.html'));
-      const acted = await stagehand.act('click the Go button');
+      // The README's steps, on the server's own demo page.
+      await stagehand.context.pages()[0]!.goto(`${open.url}/demo`);
+      const acted = await stagehand.act('click the Say hello button');
       expect(acted.success).toBe(true);
-      const observed = await stagehand.observe('the Go button');
-      expect(observed).toEqual([expect.objectContaining({ method: 'click', description: expect.stringContaining('Go') })]);
-      expect(((await stagehand.extract()) as { pageText: string }).pageText).toContain('clicked: go');
+      const observed = await stagehand.observe('the Learn more link');
+      expect(observed).toEqual([expect.objectContaining({ method: 'click', description: expect.stringContaining('Learn more') })]);
+      expect(((await stagehand.extract()) as { pageText: string }).pageText).toContain('Hello, stranger!');
       // Each ran on the server (its replay has them), not in the client.
       const replay = await fetch(`${open.url}/v1/sessions/${sessionId}/replay`);
       const pages = (await replay.json()).data.pages as Array<{ actions: Array<{ method: string }> }>;
