@@ -163,8 +163,12 @@ function apiRoot(url: string, option: string): string {
   return parsed.href.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
-/** What an HTTP header value may hold: printable ASCII (fetch refuses anything else with a bare TypeError). */
-const HEADER_VALUE = /^[\x20-\x7e]+$/;
+/** A key goes in an HTTP header, which holds printable ASCII only (fetch refuses anything else with a bare TypeError). */
+function checkKey(key: unknown, option: string): void {
+  if (key !== undefined && !(typeof key === 'string' && /^[\x20-\x7e]+$/.test(key))) {
+    throw new DeckhandOptionsError(option, 'must be the key itself: printable ASCII, as an HTTP header carries it (is it still a placeholder?)');
+  }
+}
 
 export function resolveOptions(options: DeckhandOptions, env: Record<string, string | undefined>): ResolvedOptions {
   if (options === null || typeof options !== 'object') throw new DeckhandOptionsError('options', 'pass an object with at least `env`');
@@ -195,9 +199,7 @@ export function resolveOptions(options: DeckhandOptions, env: Record<string, str
 
   // No key is fine: a server with no keys configured (the default, on loopback) needs none, and one that has them answers 401.
   const apiKey = options.apiKey || env.DECKHAND_API_KEY || env.BROWSERBASE_API_KEY || undefined;
-  if (apiKey !== undefined && (typeof apiKey !== 'string' || !HEADER_VALUE.test(apiKey))) {
-    throw new DeckhandOptionsError('apiKey', 'must be the key itself: printable ASCII, as an HTTP header carries it (is it still a placeholder?)');
-  }
+  checkKey(apiKey, 'apiKey');
   const rawBase = options.baseURL ?? env.DECKHAND_API_URL ?? env.STAGEHAND_API_URL ?? DEFAULTS.baseURL;
   const baseOption = options.baseURL !== undefined ? 'baseURL' : env.DECKHAND_API_URL !== undefined ? 'DECKHAND_API_URL' : 'STAGEHAND_API_URL';
   const model = options.modelClientOptions;
@@ -208,9 +210,7 @@ export function resolveOptions(options: DeckhandOptions, env: Record<string, str
   if (model?.maxTokens !== undefined && !(Number.isInteger(model.maxTokens) && model.maxTokens > 0)) {
     throw new DeckhandOptionsError('modelClientOptions.maxTokens', 'must be a whole number of tokens, 1 or more');
   }
-  if (model?.apiKey !== undefined && !(typeof model.apiKey === 'string' && HEADER_VALUE.test(model.apiKey))) {
-    throw new DeckhandOptionsError('modelClientOptions.apiKey', 'must be the key itself: printable ASCII, as an HTTP header carries it (is it still a placeholder?)');
-  }
+  checkKey(model?.apiKey, 'modelClientOptions.apiKey');
   if (options.cacheDir !== undefined && (typeof options.cacheDir !== 'string' || options.cacheDir === '')) {
     throw new DeckhandOptionsError('cacheDir', 'must be a directory path');
   }

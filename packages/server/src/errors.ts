@@ -13,7 +13,7 @@ export function errorBody(code: ErrorCode, message: string, issues?: ValidationI
 
 /**
  * Zod issues of one request part (`body`, `header`, `path`) → our issues, with a readable summary;
- * `unknown` are the part's fields the operation does not take, named after what is wrong with it.
+ * `unknown` adds an issue for each field of the part that the operation does not take.
  */
 export function validationError(target: string, error: ZodError, unknown: ValidationIssue[] = []): DeckhandError {
   const prefix = target === 'json' ? 'body' : target === 'param' ? 'path' : target;
