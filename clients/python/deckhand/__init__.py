@@ -1,4 +1,4 @@
-"""Deckhand's Python client: drive a Deckhand server's browser sessions (remote mode, standard library only)."""
+"""Deckhand's Python client: drive a Deckhand server's browser sessions, remote or (env="LOCAL") one it starts (standard library only)."""
 __version__ = "0.1.0"
 
 from .client import Deckhand, DeckhandAgent, InitResult
