@@ -11,6 +11,8 @@ describe('resolveModel', () => {
     ['vertex/gemini-2.5-pro', 'vertex', 'gemini-2.5-pro'],
     ['bedrock/us.anthropic.claude-3-7-sonnet', 'bedrock', 'us.anthropic.claude-3-7-sonnet'],
     ['builtin/offline', 'builtin', 'offline'],
+    ['auto', 'builtin', 'offline'],
+    ['AUTO', 'builtin', 'offline'],
     ['gpt-4.1-nano', 'openai', 'gpt-4.1-nano'],
     ['o3-mini', 'openai', 'o3-mini'],
     ['o4-mini', 'openai', 'o4-mini'],
