@@ -1,0 +1,130 @@
+// The disk a project may fill (DECKHAND_PROJECT_DISK_MB): its data directory (client-chosen profiles and
+// downloads) plus the directories of the browsers its sessions run in (temporary profiles, downloads).
+// A start or an operation of a project at its quota is refused; a download that would take it past the
+// quota is cancelled as soon as Chromium reports its size (or its bytes so far), and Chromium removes
+// the partial file.
+import { resolve } from 'node:path';
+import type { CoreConfig } from '../config.js';
+import { DeckhandError } from '../errors.js';
+import type { CdpChannel, CdpEvent } from './cdp-mux.js';
+import { directorySize } from './directory-size.js';
+import type { LaunchedChromium } from './launch-chromium.js';
+import { projectDirName } from './project-data-dir.js';
+
+/** A usage figure this fresh is reused by the checks before operations (a walk costs a few ms). */
+const USAGE_TTL_MS = 2_000;
+
+const MIB = 1024 * 1024;
+
+export class ProjectDiskQuota {
+  /** The launched browsers' directories, per project. */
+  readonly #dirs = new Map<string, Set<string>>();
+  readonly #recent = new Map<string, { bytes: number; at: number }>();
+
+  constructor(private readonly config: CoreConfig) {}
+
+  /** Counts a launched browser's directory toward the project while it runs, and watches its downloads. */
+  watch(projectId: string, launched: LaunchedChromium): void {
+    const dirs = this.#dirs.get(projectId) ?? new Set<string>();
+    this.#dirs.set(projectId, dirs);
+    dirs.add(launched.runDir);
+    void launched.exited.then(() => {
+      dirs.delete(launched.runDir);
+      if (dirs.size === 0 && this.#dirs.get(projectId) === dirs) this.#dirs.delete(projectId);
+    });
+    if (this.config.projectDiskBytes > 0) new DownloadWatch(launched, () => this.usage(projectId, 0), this.config.projectDiskBytes);
+  }
+
+  /** Bytes the project holds on disk now (a figure up to `maxAgeMs` old will do). */
+  async usage(projectId: string, maxAgeMs = USAGE_TTL_MS): Promise<number> {
+    const recent = this.#recent.get(projectId);
+    if (recent && Date.now() - recent.at <= maxAgeMs) return recent.bytes;
+    const dirs = [resolve(this.config.dataDir, projectDirName(projectId)), ...(this.#dirs.get(projectId) ?? [])];
+    let bytes = 0;
+    for (const dir of dirs) bytes += await directorySize(dir);
+    this.#recent.set(projectId, { bytes, at: Date.now() });
+    return bytes;
+  }
+
+  /** Refuses (429 disk_quota) when the project's downloads and profiles fill its quota. */
+  async check(projectId: string): Promise<void> {
+    const limit = this.config.projectDiskBytes;
+    if (limit <= 0) return;
+    const used = await this.usage(projectId);
+    if (used < limit) return;
+    throw new DeckhandError(
+      'disk_quota',
+      `The project's downloads and browser profiles hold ${Math.ceil(used / MIB)} MB, its disk quota is ${Math.round(limit / MIB)} MB (DECKHAND_PROJECT_DISK_MB): end sessions to free their downloads, or free the project's data directory`,
+    );
+  }
+}
+
+/** One browser's downloads in progress, each cancelled once it would take the project past `limit`. */
+class DownloadWatch {
+  /** Bytes each download in progress will hold (its announced size, else what it has so far). */
+  readonly #inProgress = new Map<string, number>();
+  /** The project's usage when the current downloads began (their own bytes not yet in it). */
+  #baseline: Promise<number> = Promise.resolve(0);
+  #channel?: Promise<CdpChannel>;
+  #nextId = 1;
+  readonly #replies = new Map<number, (result: Record<string, unknown>) => void>();
+
+  constructor(
+    private readonly launched: LaunchedChromium,
+    private readonly usage: () => Promise<number>,
+    private readonly limit: number,
+  ) {
+    launched.mux.onEvent((event) => this.#onEvent(event));
+  }
+
+  #onEvent({ method, params = {} }: CdpEvent): void {
+    const guid = params.guid;
+    if (typeof guid !== 'string') return;
+    if (method === 'Browser.downloadWillBegin') {
+      if (this.#inProgress.size === 0) this.#baseline = this.usage();
+      this.#inProgress.set(guid, 0);
+      return;
+    }
+    if (method !== 'Browser.downloadProgress' || !this.#inProgress.has(guid)) return;
+    if (params.state !== 'inProgress') return void this.#inProgress.delete(guid);
+    this.#inProgress.set(guid, Math.max(Number(params.totalBytes) || 0, Number(params.receivedBytes) || 0));
+    void this.#baseline.then((baseline) => {
+      const pending = [...this.#inProgress.values()].reduce((sum, bytes) => sum + bytes, 0);
+      if (this.#inProgress.has(guid) && baseline + pending > this.limit) this.#cancel(guid);
+    });
+  }
+
+  /** Cancelled in whichever context it runs in: the event does not say which. */
+  #cancel(guid: string): void {
+    this.#inProgress.delete(guid);
+    void (async () => {
+      const contexts = await this.#send('Target.getBrowserContexts', {});
+      const ids = (contexts.browserContextIds as string[] | undefined) ?? [];
+      await Promise.all([undefined, ...ids].map((browserContextId) => this.#send('Browser.cancelDownload', { guid, ...(browserContextId && { browserContextId }) })));
+    })().catch(() => undefined);
+  }
+
+  async #send(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const channel = await (this.#channel ??= this.#open());
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#replies.set(id, resolve);
+      channel.send(JSON.stringify({ id, method, params }));
+    });
+  }
+
+  async #open(): Promise<CdpChannel> {
+    const channel = await this.launched.mux.open();
+    channel.onMessage((text) => {
+      const reply = JSON.parse(text) as { id?: number; result?: Record<string, unknown> };
+      const resolve = reply.id === undefined ? undefined : this.#replies.get(reply.id);
+      this.#replies.delete(reply.id!);
+      resolve?.(reply.result ?? {});
+    });
+    channel.onClose(() => {
+      for (const resolve of this.#replies.values()) resolve({});
+      this.#replies.clear();
+    });
+    return channel;
+  }
+}
