@@ -8,7 +8,6 @@ export async function directorySize(path: string): Promise<number> {
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.isFile() ? stat.size : 0;
   const names = await readdir(path).catch(() => [] as string[]);
-  let total = 0;
-  for (const name of names) total += await directorySize(join(path, name));
-  return total;
+  const sizes = await Promise.all(names.map((name) => directorySize(join(path, name))));
+  return sizes.reduce((total, size) => total + size, 0);
 }

@@ -46,11 +46,11 @@ export class ProjectDiskQuota {
     return bytes;
   }
 
-  /** Refuses (429 disk_quota) when the project's downloads and profiles fill its quota. */
-  async check(projectId: string): Promise<void> {
+  /** Refuses (429 disk_quota) when the project's downloads and profiles fill its quota (measured at most `maxAgeMs` ago). */
+  async check(projectId: string, maxAgeMs = USAGE_TTL_MS): Promise<void> {
     const limit = this.config.projectDiskBytes;
     if (limit <= 0) return;
-    const used = await this.usage(projectId);
+    const used = await this.usage(projectId, maxAgeMs);
     if (used < limit) return;
     throw new DeckhandError(
       'disk_quota',
@@ -59,12 +59,17 @@ export class ProjectDiskQuota {
   }
 }
 
-/** One browser's downloads in progress, each cancelled once it would take the project past `limit`. */
+/**
+ * One browser's downloads in progress, each cancelled once it would take the project past `limit`: what
+ * the project held at the last measure (partial files included), plus what each download has received
+ * since, plus what it still announces (its size, when the server sent one).
+ */
 class DownloadWatch {
-  /** Bytes each download in progress will hold (its announced size, else what it has so far). */
-  readonly #inProgress = new Map<string, number>();
-  /** The project's usage when the current downloads began (their own bytes not yet in it). */
-  #baseline: Promise<number> = Promise.resolve(0);
+  /** Bytes received so far by each download in progress, and the size it announced (0: unknown). */
+  readonly #inProgress = new Map<string, { received: number; total: number }>();
+  /** The last measure of the project, with what each download had received when it began. */
+  #measured: { bytes: number; received: Map<string, number> } = { bytes: 0, received: new Map() };
+  #measuring = false;
   #channel?: Promise<CdpChannel>;
   #nextId = 1;
   readonly #replies = new Map<number, (result: Record<string, unknown>) => void>();
@@ -81,17 +86,34 @@ class DownloadWatch {
     const guid = params.guid;
     if (typeof guid !== 'string') return;
     if (method === 'Browser.downloadWillBegin') {
-      if (this.#inProgress.size === 0) this.#baseline = this.usage();
-      this.#inProgress.set(guid, 0);
-      return;
+      this.#inProgress.set(guid, { received: 0, total: 0 });
+      return this.#measure();
     }
-    if (method !== 'Browser.downloadProgress' || !this.#inProgress.has(guid)) return;
+    const download = this.#inProgress.get(guid);
+    if (method !== 'Browser.downloadProgress' || !download) return;
     if (params.state !== 'inProgress') return void this.#inProgress.delete(guid);
-    this.#inProgress.set(guid, Math.max(Number(params.totalBytes) || 0, Number(params.receivedBytes) || 0));
-    void this.#baseline.then((baseline) => {
-      const pending = [...this.#inProgress.values()].reduce((sum, bytes) => sum + bytes, 0);
-      if (this.#inProgress.has(guid) && baseline + pending > this.limit) this.#cancel(guid);
-    });
+    download.received = Number(params.receivedBytes) || 0;
+    download.total = Number(params.totalBytes) || 0;
+    let expected = this.#measured.bytes;
+    for (const [id, { received, total }] of this.#inProgress) {
+      expected += received - (this.#measured.received.get(id) ?? 0) + Math.max(0, total - received);
+    }
+    if (expected > this.limit) return this.#cancel(guid);
+    this.#measure();
+  }
+
+  /** Measures the project again unless a measure is under way (a walk takes a few milliseconds). */
+  #measure(): void {
+    if (this.#measuring) return;
+    this.#measuring = true;
+    const received = new Map([...this.#inProgress].map(([id, download]) => [id, download.received]));
+    void this.usage().then(
+      (bytes) => {
+        this.#measured = { bytes, received };
+        this.#measuring = false;
+      },
+      () => (this.#measuring = false),
+    );
   }
 
   /** Cancelled in whichever context it runs in: the event does not say which. */

@@ -63,7 +63,7 @@ export class SessionManager {
     }
     this.starting.set(projectId, startingHere + 1);
     try {
-      await this.disk.check(projectId);
+      await this.disk.check(projectId, 0);
       const browser = await openBrowser(req, projectId, this.config, this.browsers, this.disk);
       const session = new Session({
         projectId,
