@@ -9,6 +9,8 @@ import { START_BODY, expectError, expectOk, useContract } from '../support/contr
 import { pageText } from '../support/page-log';
 
 const scratch = mkdtempSync(join(tmpdir(), 'deckhand-launch-policy-'));
+// The browser's user must be able to pass through to the data directory (it cannot list it).
+chmodSync(scratch, 0o711);
 const dataDir = join(scratch, 'data');
 const ctx = useContract({ DECKHAND_DATA_DIR: dataDir });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -26,7 +26,8 @@ export function localBackend(o: ResolvedOptions, { cdpUrl, onModelCall }: LocalH
 
   return {
     async start(): Promise<Started> {
-      const { createSessionManager, loadCoreConfigFromEnv, servePrivateCdp }: Core = await import('@deckhand/core');
+      const { createSessionManager, loadCoreConfigFromEnv, servePrivateCdp, sweepStaleTempDirs }: Core = await import('@deckhand/core');
+      await sweepStaleTempDirs();
       // One developer on their own machine: loopback and private networks are reachable.
       const manager = createSessionManager({ ...loadCoreConfigFromEnv(process.env, { shared: false }), cacheDir: o.enableCaching ? o.cacheDir : '' });
       const attachTo = cdpUrl?.();

@@ -5,6 +5,7 @@ import { cacheDirFromEnv } from './cache/act-cache.js';
 import { DeckhandError } from './errors.js';
 import type { ModelEnv } from './models/model-config.js';
 import { maxSessionsFor, memoryLimitBytes } from './browser/session-capacity.js';
+import { browserIdentityFromEnv, type BrowserIdentity } from './browser/browser-user.js';
 
 export interface CoreConfig {
   /** Live sessions allowed at once, across all projects. */
@@ -52,6 +53,12 @@ export interface CoreConfig {
   poolMaxAgeMs: number;
   /** Sessions of one project sharing one browser as contexts; 1 gives every session a browser of its own. */
   contextsPerBrowser: number;
+  /** Who Chromium runs as and whether its sandbox is on (browser/browser-user.ts). */
+  browserIdentity: BrowserIdentity;
+  /** V8 heap limit of each renderer in MiB (0: Chromium's own, about 4 GiB), so one page cannot hold gigabytes. */
+  pageHeapMb: number;
+  /** Bytes one project's downloads and profiles may hold on disk (0: no limit); see browser/project-disk-quota.ts. */
+  projectDiskBytes: number;
 }
 
 /** A web search provider: a SearXNG instance (its JSON API), or Brave Search with its key. */
@@ -65,6 +72,8 @@ export function searchProviderFromEnv(env: Record<string, string | undefined>): 
   if (env.BRAVE_SEARCH_API_KEY) return { kind: 'brave', url: env.DECKHAND_BRAVE_SEARCH_URL || BRAVE_SEARCH_URL, apiKey: env.BRAVE_SEARCH_API_KEY };
   return undefined;
 }
+
+const MIB = 1024 * 1024;
 
 export const DEFAULT_CORE_CONFIG: CoreConfig = {
   maxSessions: 16,
@@ -87,6 +96,9 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   poolSize: 0,
   poolMaxAgeMs: 30 * 60_000,
   contextsPerBrowser: 50,
+  browserIdentity: { sandbox: false, summary: 'Chromium runs as this user; sandbox off' },
+  pageHeapMb: 1024,
+  projectDiskBytes: 1024 * MIB,
 };
 
 /**
@@ -101,6 +113,7 @@ export interface ServiceMode {
 const MODEL_ENV = /(_API_KEY|_BASE_URL)$|^(AWS|GOOGLE|GEMINI|VERTEX|AZURE|OLLAMA|LMSTUDIO|OPENAI|ANTHROPIC|OPENROUTER)_/;
 
 export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, mode: ServiceMode = { shared: true }): CoreConfig {
+  const chromiumPath = env.DECKHAND_CHROMIUM_PATH || undefined;
   return {
     ...DEFAULT_CORE_CONFIG,
     maxSessions: envInteger(env, 'DECKHAND_MAX_SESSIONS', maxSessionsFor(memoryLimitBytes())),
@@ -108,7 +121,7 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, m
     maxSessionMs: envInteger(env, 'DECKHAND_MAX_SESSION_MS', DEFAULT_CORE_CONFIG.maxSessionMs),
     defaultTimeoutMs: envInteger(env, 'DECKHAND_DEFAULT_TIMEOUT_MS', DEFAULT_CORE_CONFIG.defaultTimeoutMs),
     agentTimeoutMs: envInteger(env, 'DECKHAND_AGENT_TIMEOUT_MS', DEFAULT_CORE_CONFIG.agentTimeoutMs),
-    chromiumPath: env.DECKHAND_CHROMIUM_PATH || undefined,
+    chromiumPath,
     headless: !['false', '0', 'no'].includes((env.DECKHAND_HEADLESS ?? '').toLowerCase()),
     modelEnv: Object.fromEntries(Object.entries(env).filter(([name, value]) => value !== undefined && MODEL_ENV.test(name))),
     cacheDir: cacheDirFromEnv(env),
@@ -124,6 +137,9 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, m
     poolSize: envInteger(env, 'DECKHAND_POOL_SIZE', 1, 0),
     poolMaxAgeMs: envInteger(env, 'DECKHAND_POOL_MAX_AGE_MS', DEFAULT_CORE_CONFIG.poolMaxAgeMs, 0),
     contextsPerBrowser: envInteger(env, 'DECKHAND_CONTEXTS_PER_BROWSER', DEFAULT_CORE_CONFIG.contextsPerBrowser),
+    browserIdentity: browserIdentityFromEnv(env, chromiumPath),
+    pageHeapMb: envInteger(env, 'DECKHAND_PAGE_HEAP_MB', DEFAULT_CORE_CONFIG.pageHeapMb, 0),
+    projectDiskBytes: envInteger(env, 'DECKHAND_PROJECT_DISK_MB', DEFAULT_CORE_CONFIG.projectDiskBytes / MIB, 0) * MIB,
   };
 }
 

@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   upgrade_required: 426,
   session_limit: 429,
   rate_limited: 429,
+  disk_quota: 429,
   internal_error: 500,
   model_error: 502,
   navigation_failed: 502,

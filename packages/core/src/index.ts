@@ -5,6 +5,7 @@ export type { OpContext, OperationScope } from './scope/operation-scope.js';
 export { defineTool, type Tool } from './tools/tool.js';
 export { PAGE_TOOLS, actTool, extractTool, navigateTool, observeTool } from './tools/page-tools.js';
 export { findChromium } from './browser/chromium-path.js';
+export { sweepStaleTempDirs } from './browser/temp-dirs.js';
 export type { CdpChannel } from './browser/cdp-mux.js';
 export { bridgeWebSocket, CdpRelay, servePrivateCdp, type PrivateCdpEndpoint, type RelaySocket } from './browser/cdp-websocket.js';
 export { DEFAULT_CORE_CONFIG, envInteger, loadCoreConfigFromEnv, type CoreConfig, type ServiceMode } from './config.js';

@@ -56,7 +56,7 @@ describe('the launched command line', () => {
   it('drops proxying switches from the command line even if they got past the launch policy', () => {
     const argv = buildChromiumArgs(
       { args: HOSTILE, ignoreDefaultArgs: ['--proxy-bypass-list=<-loopback>'] },
-      { headless: true, fullChromium: false, userDataDir: '/tmp/x', viewport: { width: 800, height: 600 }, proxyServer: 'http://127.0.0.1:1' },
+      { headless: true, fullChromium: false, userDataDir: '/tmp/x', viewport: { width: 800, height: 600 }, proxyServer: 'http://127.0.0.1:1', sandbox: false, pageHeapMb: 0 },
     );
     expect(argv.filter((arg) => /^--(no-proxy|proxy-|force-webrtc)/.test(arg))).toEqual([
       '--proxy-server=http://127.0.0.1:1',

@@ -1,7 +1,7 @@
 // Starts a Deckhand server: configuration from the environment, the session manager, the app, a listener.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { createSessionManager, findChromium, loadCoreConfigFromEnv } from '@deckhand/core';
+import { createSessionManager, findChromium, loadCoreConfigFromEnv, sweepStaleTempDirs } from '@deckhand/core';
 import { createApp } from './app';
 import { createCdpProxy } from './cdp-proxy';
 import { createDevtoolsLinks } from './devtools-link';
@@ -29,6 +29,10 @@ export async function startServer(
   const config = loadServerConfig(env);
   const coreConfig = loadCoreConfigFromEnv(env, { shared: config.apiKeys.size > 0 });
   const logger = createLogger(config.logLevel, options.writeLog);
+  // Profiles and downloads of a Deckhand process killed outright (kill -9) would stay on disk for good.
+  const swept = await sweepStaleTempDirs();
+  if (swept.length > 0) logger.info('removed temporary directories left by processes that are gone', { count: swept.length });
+  logger.info(coreConfig.browserIdentity.summary);
   const sessions = createSessionManager(coreConfig);
   const chromiumPath = () => {
     try {

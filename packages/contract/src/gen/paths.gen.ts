@@ -433,7 +433,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "forbidden" | "destination_blocked" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "headers_too_large" | "unprocessable" | "session_limit" | "rate_limited" | "internal_error" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
+            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "forbidden" | "destination_blocked" | "session_not_found" | "timeout" | "session_gone" | "payload_too_large" | "headers_too_large" | "unprocessable" | "session_limit" | "rate_limited" | "disk_quota" | "internal_error" | "model_error" | "browser_unavailable" | "route_not_found" | "upgrade_required";
             /** @description For validation errors, one entry per problem. */
             issues?: components["schemas"]["ValidationIssue"][];
         };
@@ -1104,7 +1104,9 @@ export interface components {
         };
         /**
          * @description `session_limit`: the server's session limit, or the project's, is reached (end a session and
-         *     retry). `rate_limited`: the project sent more requests than its rate allows.
+         *     retry). `rate_limited`: the project sent more requests than its rate allows. `disk_quota`: the
+         *     project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB; end
+         *     sessions to free their downloads).
          */
         TooManySessions: {
             headers: {
@@ -1116,7 +1118,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The project sent more requests than its rate allows (`rate_limited`). */
+        /**
+         * @description The project sent more requests than its rate allows (`rate_limited`), or its downloads and
+         *     browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+         */
         RateLimited: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];

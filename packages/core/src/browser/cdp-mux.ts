@@ -19,6 +19,12 @@ export interface CdpTransport {
   onClose(listener: () => void): void;
 }
 
+/** An event from the browser, as any session received it. */
+export interface CdpEvent {
+  method?: string;
+  params?: Record<string, unknown>;
+}
+
 interface Message {
   id?: number;
   method?: string;
@@ -44,6 +50,7 @@ export class CdpMux {
   /** Every session a client opened, directly or by auto-attach under one of its sessions. */
   readonly #owners = new Map<string, Client>();
   readonly #clients = new Set<Client>();
+  readonly #eventListeners: Array<(event: CdpEvent) => void> = [];
 
   constructor(private readonly transport: CdpTransport) {
     transport.onMessage((text) => this.#receive(text));
@@ -87,6 +94,11 @@ export class CdpMux {
     };
   }
 
+  /** Sees every event the browser sends, whichever client's session it is for (the disk quota's download watch). */
+  onEvent(listener: (event: CdpEvent) => void): void {
+    this.#eventListeners.push(listener);
+  }
+
   /** Closes the browser over the pipe (it exits; the transport then closes). */
   closeBrowser(): void {
     if (!this.#closed) this.#send({ id: this.#nextId++, method: 'Browser.close' });
@@ -120,6 +132,7 @@ export class CdpMux {
       return;
     }
     if (typeof message.id === 'number') return this.#reply(message.id, message);
+    for (const listener of this.#eventListeners) listener(message);
     const owner = message.sessionId === undefined ? undefined : this.#owners.get(message.sessionId);
     if (!owner) return;
     if (message.method === 'Target.attachedToTarget') this.#adopt(owner, message.params?.sessionId);

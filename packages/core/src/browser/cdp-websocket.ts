@@ -2,12 +2,12 @@
 // Playwright connects through (a unix socket in a directory only this user can enter, since
 // connectOverCDP speaks only websockets and Chromium itself listens on nothing).
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { CdpChannel } from './cdp-mux.js';
+import { makeTempDir } from './temp-dirs.js';
 
 /** A client's socket, as the relay needs it. */
 export interface RelaySocket {
@@ -64,7 +64,7 @@ export interface PrivateCdpEndpoint {
 
 /** Serves channels from `open` on a fresh unix socket under a 0700 temp directory, at an unguessable path. */
 export async function servePrivateCdp(open: () => Promise<CdpChannel>): Promise<PrivateCdpEndpoint> {
-  const dir = await mkdtemp(join(tmpdir(), 'deckhand-cdp-'));
+  const dir = await makeTempDir('cdp');
   const socketPath = join(dir, 's');
   const path = `/devtools/browser/${randomUUID()}`;
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });

@@ -71,17 +71,28 @@ export interface LaunchPlan {
   proxyServer: string;
   /** false: no startup window at all (a shared browser's pages all live in contexts made later). */
   startupPage?: boolean;
+  /** The machine allows Chromium's sandbox (browser-user.ts): then no one turns it off. */
+  sandbox: boolean;
+  /** V8 heap limit of each renderer in MiB; 0 leaves Chromium's own. */
+  pageHeapMb: number;
 }
+
+/** Switches that turn the sandbox off: a client's are dropped where the sandbox works. */
+const SANDBOX_OFF = new Set(['--no-sandbox', '--disable-setuid-sandbox']);
 
 export function buildChromiumArgs(options: LaunchOptions, plan: LaunchPlan): string[] {
   const userArgs = options.args ?? [];
   const dropped = new Set(Array.isArray(options.ignoreDefaultArgs) ? options.ignoreDefaultArgs : []);
-  const plain = userArgs.filter((arg) => !isFeatureSwitch(arg, 'disable') && !isFeatureSwitch(arg, 'enable') && !isProxyingSwitch(arg));
+  const plain = userArgs.filter(
+    (arg) => !isFeatureSwitch(arg, 'disable') && !isFeatureSwitch(arg, 'enable') && !isProxyingSwitch(arg) && !(plan.sandbox && SANDBOX_OFF.has(arg)),
+  );
   const disabled = [...DISABLED_FEATURES, ...(plan.fullChromium ? FULL_CHROMIUM_DISABLED_FEATURES : []), ...featuresFrom(userArgs, 'disable')];
   const enabled = [...ENABLED_FEATURES, ...featuresFrom(userArgs, 'enable')];
   return [
     ...[...SERVICE_SWITCHES, ...(plan.headless ? HEADLESS_SWITCHES : [])].filter((arg) => !dropped.has(arg)),
-    ...(options.chromiumSandbox ? [] : ['--no-sandbox']),
+    ...(plan.sandbox || options.chromiumSandbox ? [] : ['--no-sandbox']),
+    // A page that allocates past this dies alone (its renderer crashes), instead of holding gigabytes.
+    ...(plan.pageHeapMb > 0 ? [`--js-flags=--max-old-space-size=${plan.pageHeapMb}`] : []),
     ...(options.devtools ? ['--auto-open-devtools-for-tabs'] : []),
     `--user-data-dir=${plan.userDataDir}`,
     `--window-size=${plan.viewport.width},${plan.viewport.height}`,

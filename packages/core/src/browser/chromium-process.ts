@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { CdpTransport } from './cdp-mux.js';
+import type { BrowserUser } from './browser-user.js';
 
 export interface ChromiumProcess {
   readonly pid: number | undefined;
@@ -12,11 +13,20 @@ export interface ChromiumProcess {
   kill(): void;
 }
 
-export function spawnChromium(executablePath: string, args: string[]): ChromiumProcess {
+/**
+ * What of the server's environment Chromium sees: locale, time zone, display and paths, never the
+ * server's keys. As another user it gets that user's home (Chromium keeps caches there).
+ */
+const PASSED_ENV = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|DISPLAY|WAYLAND_DISPLAY|XAUTHORITY|XDG_RUNTIME_DIR|FONTCONFIG_[A-Z_]+|HOME)$/;
+
+export function spawnChromium(executablePath: string, args: string[], user?: BrowserUser): ChromiumProcess {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => PASSED_ENV.test(name)));
   const child: ChildProcess = spawn(executablePath, [...args, '--remote-debugging-pipe'], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
     // Its own process group, so a signal to the server (Ctrl-C in a terminal) is ours to handle.
     detached: true,
+    env: user ? { ...env, HOME: user.home, USER: user.name, LOGNAME: user.name } : env,
+    ...(user && { uid: user.uid, gid: user.gid, cwd: user.home }),
   });
   child.stderr?.resume();
   const exited = new Promise<void>((resolve) => {

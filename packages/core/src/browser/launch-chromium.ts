@@ -1,8 +1,7 @@
 // Starts one Chromium with DevTools over a pipe and Playwright connected through the mux, behind its own
 // policy proxy. What runs inside it (the session's default context, or contexts of a project's shared
 // browser) is the caller's business.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chown, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { CoreConfig } from '../config.js';
@@ -15,6 +14,7 @@ import { CdpMux } from './cdp-mux.js';
 import { servePrivateCdp } from './cdp-websocket.js';
 import { startPolicyProxy, type PolicyProxy } from '../network/policy-proxy.js';
 import { isRunning, processTree } from './process-tree.js';
+import { makeTempDir } from './temp-dirs.js';
 
 /** Client-chosen profiles in use by a live browser: two browsers on one profile corrupt it. */
 const profilesInUse = new Set<string>();
@@ -24,6 +24,8 @@ export interface LaunchedChromium {
   readonly mux: CdpMux;
   readonly pid?: number;
   readonly policyProxy: PolicyProxy;
+  /** Deckhand's directory for this browser (its temporary profile and its downloads), removed at close. */
+  readonly runDir: string;
   /** Resolves when the process has exited, for whatever reason. */
   readonly exited: Promise<void>;
   /** Asks the browser to exit (profile flushed), then kills what is left of its tree and cleans up. */
@@ -47,8 +49,14 @@ export async function launchChromium(
   // Playwright's way in; it opens channels only once the browser below is running.
   let mux: CdpMux | undefined;
   const endpoint = await servePrivateCdp(() => mux!.open());
-  const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'deckhand-profile-')));
-  const removeProfile = !options.userDataDir && !options.preserveUserDataDir;
+  const { user, sandbox } = config.browserIdentity;
+  // The profile (unless the client chose one) and the downloads live here, writable by the browser's user only.
+  const runDir = await makeTempDir('profile');
+  const downloadsDir = options.downloadsPath ?? join(runDir, 'downloads');
+  if (!options.downloadsPath) await mkdir(downloadsDir, { mode: 0o700 });
+  if (user) for (const dir of [runDir, downloadsDir]) await chown(dir, user.uid, user.gid);
+  const userDataDir = options.userDataDir ?? runDir;
+  const keepRunDir = !options.userDataDir && options.preserveUserDataDir;
   profilesInUse.add(userDataDir);
   const args = buildChromiumArgs(options, {
     headless,
@@ -57,9 +65,11 @@ export async function launchChromium(
     viewport,
     proxyServer: policyProxy.url,
     startupPage,
+    sandbox,
+    pageHeapMb: config.pageHeapMb,
   });
 
-  const chromiumProcess = spawnChromium(executablePath, args);
+  const chromiumProcess = spawnChromium(executablePath, args, user);
   mux = new CdpMux(chromiumProcess.transport);
   const cleanUp = async (tree = chromiumProcess.pid === undefined ? [] : processTree(chromiumProcess.pid)) => {
     chromiumProcess.kill();
@@ -67,7 +77,7 @@ export async function launchChromium(
     await chromiumProcess.exited;
     await endpoint.close();
     await policyProxy.close();
-    if (removeProfile) await rm(userDataDir, { recursive: true, force: true });
+    if (!keepRunDir) await rm(runDir, { recursive: true, force: true });
     profilesInUse.delete(userDataDir);
   };
 
@@ -76,7 +86,7 @@ export async function launchChromium(
     browser = await chromium.connectOverCDP(endpoint.url, {
       timeout: options.connectTimeoutMs ?? 30_000,
       isLocal: true,
-      ...(options.downloadsPath ? { artifactsDir: options.downloadsPath } : {}),
+      artifactsDir: downloadsDir,
     });
   } catch (error) {
     await cleanUp();
@@ -89,6 +99,7 @@ export async function launchChromium(
     mux: connected,
     pid: chromiumProcess.pid,
     policyProxy,
+    runDir,
     exited: chromiumProcess.exited,
     close: () =>
       (closed ??= (async () => {

@@ -4,15 +4,18 @@
 import type { CoreConfig } from '../config.js';
 import type { LaunchOptions, Viewport } from '../types.js';
 import type { BrowserHandle } from './browser-handle.js';
-import { launchChromium } from './launch-chromium.js';
+import { launchChromium, type LaunchedChromium } from './launch-chromium.js';
 import { SHADOW_HOOK_SCRIPT } from './shadow-hook.js';
 
 export async function launchLocalBrowser(
   options: LaunchOptions,
   viewport: Viewport,
   config: CoreConfig,
+  /** Told of the browser once it runs (the project's disk quota counts its directory). */
+  onLaunched: (launched: LaunchedChromium) => void = () => undefined,
 ): Promise<BrowserHandle> {
   const launched = await launchChromium(options, viewport, config);
+  onLaunched(launched);
   const { browser, mux } = launched;
   try {
     const context = browser.contexts()[0]!;

@@ -7,7 +7,7 @@ import { DeckhandError } from '../errors.js';
 import type { LaunchOptions } from '../types.js';
 import { operatorChromiumPaths } from './chromium-path.js';
 import { checkSwitch, parseSwitch } from './chromium-switch-allowlist.js';
-import { confinedDirectory, projectDataDir } from './project-data-dir.js';
+import { confinedDirectory, giveToBrowserUser, projectDataDir } from './project-data-dir.js';
 
 /** Playwright defaults a client may drop: none of them keeps the browser safe or manageable. */
 const DROPPABLE_DEFAULTS = new Set(['--enable-automation', '--hide-scrollbars', '--mute-audio', '--disable-extensions']);
@@ -25,8 +25,11 @@ export async function checkLaunchOptions(options: LaunchOptions, projectId: stri
   for (const field of ['userDataDir', 'downloadsPath'] as const) {
     const requested = options[field];
     if (requested === undefined) continue;
-    const result = await confinedDirectory(await projectDataDir(config.dataDir, projectId), requested);
+    const root = await projectDataDir(config.dataDir, projectId);
+    const result = await confinedDirectory(root, requested);
     if ('problem' in result) refuse(field, result.problem);
+    const { user } = config.browserIdentity;
+    if (user) await giveToBrowserUser(root, result.path, user);
     checked[field] = result.path;
   }
   return checked;

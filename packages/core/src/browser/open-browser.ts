@@ -8,10 +8,11 @@ import type { BrowserHandle } from './browser-handle.js';
 import { launchLocalBrowser } from './launch-local.js';
 import { checkLaunchOptions } from './launch-policy.js';
 import type { ProjectBrowsers } from './project-browsers.js';
+import type { ProjectDiskQuota } from './project-disk-quota.js';
 import { isShareable } from './shareable.js';
 import { DEFAULT_VIEWPORT } from './shared-browser.js';
 
-export async function openBrowser(req: StartRequest, projectId: string, config: CoreConfig, shared: ProjectBrowsers): Promise<BrowserHandle> {
+export async function openBrowser(req: StartRequest, projectId: string, config: CoreConfig, shared: ProjectBrowsers, disk: ProjectDiskQuota): Promise<BrowserHandle> {
   // What the client may not choose (switches, executable, paths) is refused before any browser work.
   const launchOptions = await checkLaunchOptions(req.browser?.launchOptions ?? {}, projectId, config);
   const cdpUrl = req.browser?.cdpUrl ?? launchOptions.cdpUrl;
@@ -21,5 +22,5 @@ export async function openBrowser(req: StartRequest, projectId: string, config: 
   if (config.contextsPerBrowser > 1 && isShareable(launchOptions, config)) {
     return shared.open(projectId, { viewport, acceptDownloads: launchOptions.acceptDownloads });
   }
-  return launchLocalBrowser(launchOptions, viewport, config);
+  return launchLocalBrowser(launchOptions, viewport, config, (launched) => disk.watch(projectId, launched));
 }

@@ -42,7 +42,7 @@ function parentOf(pid: number): number | undefined {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 }
 
-function listPids(): number[] {
+export function listPids(): number[] {
   return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
 }
 

@@ -4,6 +4,7 @@
 // comes from the warm pool when it has one, else it is launched there and then.
 import type { CoreConfig } from '../config.js';
 import type { BrowserHandle } from './browser-handle.js';
+import type { ProjectDiskQuota } from './project-disk-quota.js';
 import { SharedBrowser, type ContextOptions } from './shared-browser.js';
 import { WarmPool } from './warm-pool.js';
 
@@ -19,7 +20,10 @@ export class ProjectBrowsers {
   readonly #projects = new Map<string, Entry[]>();
   readonly #pool: WarmPool;
 
-  constructor(private readonly config: CoreConfig) {
+  constructor(
+    private readonly config: CoreConfig,
+    private readonly disk: ProjectDiskQuota,
+  ) {
     this.#pool = new WarmPool(
       async () => {
         const browser = await SharedBrowser.launch(config);
@@ -38,7 +42,11 @@ export class ProjectBrowsers {
     if (!entry) {
       const created: Entry = { browser: this.#pool.take() ?? SharedBrowser.launch(this.config), sessions: 0, lost: false };
       created.browser.then(
-        (browser) => void browser.exited.then(() => (created.lost = true)),
+        (browser) => {
+          // A pooled browser is the project's from now on: its profile and downloads count toward its disk.
+          this.disk.watch(projectId, browser.chromium);
+          void browser.exited.then(() => (created.lost = true));
+        },
         () => (created.lost = true),
       );
       entries.push(created);

@@ -2,8 +2,9 @@
 // directory, <dataDir>/<project>/. A client path is relative to it: absolute paths, `..` and symlinks
 // that lead elsewhere are refused, so one project can reach neither the host nor another project.
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve, sep } from 'node:path';
+import { chmod, lchown, lstat, mkdir, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import type { BrowserUser } from './browser-user.js';
 
 /**
  * A directory name for a project id, distinct for distinct ids: bytes other than letters, digits,
@@ -18,11 +19,34 @@ export function projectDirName(projectId: string): string {
   return `~${createHash('sha256').update(projectId).digest('hex')}`;
 }
 
-/** The project's directory (created on first use), as a real path. */
+/**
+ * The project's directory (created on first use), as a real path. The data directory above it can be
+ * passed through but not listed, so a browser running as another user reaches a project directory by name.
+ */
 export async function projectDataDir(dataDir: string, projectId: string): Promise<string> {
+  await mkdir(dataDir, { recursive: true, mode: 0o711 });
   const dir = resolve(dataDir, projectDirName(projectId));
   await mkdir(dir, { recursive: true, mode: 0o700 });
   return realpath(dir);
+}
+
+/**
+ * Makes `path` and the directories between it and the project's directory `root` (both real paths) the
+ * browser user's, so the Chromium that runs as it can write its profile or downloads there. lchown: a
+ * symlink is never followed. The data directory above gets the browser user's group with search
+ * permission, so that user (and no other) can pass through it even when the operator made it 0700.
+ */
+export async function giveToBrowserUser(root: string, path: string, user: BrowserUser): Promise<void> {
+  const dataDir = dirname(root);
+  const stat = await lstat(dataDir);
+  if (stat.gid !== user.gid && (stat.mode & 0o001) === 0) await lchown(dataDir, stat.uid, user.gid);
+  if ((stat.mode & 0o011) === 0) await chmod(dataDir, (stat.mode & 0o7777) | 0o010);
+  let current = root;
+  await lchown(current, user.uid, user.gid);
+  for (const part of relative(root, path).split(sep).filter(Boolean)) {
+    current = resolve(current, part);
+    await lchown(current, user.uid, user.gid);
+  }
 }
 
 /**

@@ -35,7 +35,7 @@ export class SharedBrowser {
    */
   #spare?: Promise<Prepared>;
 
-  private constructor(private readonly chromium: LaunchedChromium) {
+  private constructor(readonly chromium: LaunchedChromium) {
     void chromium.exited.then(() => (this.#exited = true));
   }
 

@@ -2,6 +2,7 @@
 // reported as unknown (404), an ended one of its own as gone (410).
 import { openBrowser } from '../browser/open-browser.js';
 import { ProjectBrowsers } from '../browser/project-browsers.js';
+import { ProjectDiskQuota } from '../browser/project-disk-quota.js';
 import type { CoreConfig } from '../config.js';
 import { DeckhandError } from '../errors.js';
 import { checkModelName } from '../models/resolve-model.js';
@@ -39,12 +40,15 @@ export class SessionManager {
   private readonly finishedSessions = new FinishedSessions();
   /** Browsers shared by the sessions of a project, and the warm pool they come from. */
   private readonly browsers: ProjectBrowsers;
+  /** What each project's downloads and profiles hold on disk, against DECKHAND_PROJECT_DISK_MB. */
+  private readonly disk: ProjectDiskQuota;
 
   constructor(
     private readonly config: CoreConfig,
     private readonly store: SessionStore = new InMemorySessionStore(config.tombstoneLimit),
   ) {
-    this.browsers = new ProjectBrowsers(config);
+    this.disk = new ProjectDiskQuota(config);
+    this.browsers = new ProjectBrowsers(config, this.disk);
   }
 
   async start(projectId: string, req: StartRequest, opts: StartOptions = {}): Promise<Session> {
@@ -59,13 +63,15 @@ export class SessionManager {
     }
     this.starting.set(projectId, startingHere + 1);
     try {
-      const browser = await openBrowser(req, projectId, this.config, this.browsers);
+      await this.disk.check(projectId, 0);
+      const browser = await openBrowser(req, projectId, this.config, this.browsers, this.disk);
       const session = new Session({
         projectId,
         settings: { ...settingsFrom(req, this.config), ...inProcessSettings(opts) },
         browser,
         config: this.config,
         modelApiKey: opts.modelApiKey || undefined,
+        diskRoom: () => this.disk.check(projectId),
         onStop: (stopped, reason) => {
           this.store.bury(stopped, { projectId: stopped.projectId, reason, endedAt: Date.now() });
           this.finishedSessions.keep(stopped);

@@ -51,6 +51,8 @@ export interface SessionInit {
   browser: BrowserHandle;
   config: CoreConfig;
   modelApiKey?: string;
+  /** Refuses an operation while the project's disk quota is full. */
+  diskRoom?: () => Promise<void>;
   /** Told once when the session stops for any reason (end, crash, expiry). */
   onStop: (session: Session, reason: EndReason) => void;
 }
@@ -96,6 +98,7 @@ export class Session {
   readonly #browser: BrowserHandle;
   readonly #config: CoreConfig;
   readonly #onStop: SessionInit['onStop'];
+  readonly #diskRoom: SessionInit['diskRoom'];
   readonly #queue = new OperationQueue();
   readonly #history = new SessionHistory();
   readonly #secrets = new SessionSecrets();
@@ -114,6 +117,7 @@ export class Session {
     this.#browser = init.browser;
     this.#config = init.config;
     this.#onStop = init.onStop;
+    this.#diskRoom = init.diskRoom;
     this.#pages = new ActivePage(init.browser.context);
     init.browser.onLost(() => void this.stop('crashed'));
     this.#lifetimeTimer = setTimeout(() => void this.stop('expired'), init.config.maxSessionMs);
@@ -232,6 +236,7 @@ export class Session {
    */
   async perform<T>(method: string, parameters: unknown, ctx: OpContext, timeoutMs: number, operation: (scope: OperationScope) => Promise<T>): Promise<T> {
     this.#assertLive();
+    await this.#diskRoom?.();
     return this.#queue.run(async () => {
       this.#assertLive();
       this.#state = 'busy';

@@ -33,7 +33,7 @@ export type ErrorResponse = {
     /**
      * Stable machine-readable error code.
      */
-    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'forbidden' | 'destination_blocked' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'headers_too_large' | 'unprocessable' | 'session_limit' | 'rate_limited' | 'internal_error' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
+    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'forbidden' | 'destination_blocked' | 'session_not_found' | 'timeout' | 'session_gone' | 'payload_too_large' | 'headers_too_large' | 'unprocessable' | 'session_limit' | 'rate_limited' | 'disk_quota' | 'internal_error' | 'model_error' | 'browser_unavailable' | 'route_not_found' | 'upgrade_required';
     /**
      * For validation errors, one entry per problem.
      */
@@ -929,7 +929,9 @@ export type StartSessionErrors = {
     413: ErrorResponse;
     /**
      * `session_limit`: the server's session limit, or the project's, is reached (end a session and
-     * retry). `rate_limited`: the project sent more requests than its rate allows.
+     * retry). `rate_limited`: the project sent more requests than its rate allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB; end
+     * sessions to free their downloads).
      *
      */
     429: ErrorResponse;
@@ -1021,7 +1023,9 @@ export type NavigateErrors = {
      */
     413: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
+     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     *
      */
     429: ErrorResponse;
     /**
@@ -1105,7 +1109,9 @@ export type ActErrors = {
      */
     413: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
+     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     *
      */
     429: ErrorResponse;
     /**
@@ -1193,7 +1199,9 @@ export type ObserveErrors = {
      */
     422: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
+     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     *
      */
     429: ErrorResponse;
     /**
@@ -1281,7 +1289,9 @@ export type ExtractErrors = {
      */
     422: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
+     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     *
      */
     429: ErrorResponse;
     /**
@@ -1373,7 +1383,9 @@ export type AgentExecuteErrors = {
      */
     422: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
+     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     *
      */
     429: ErrorResponse;
     /**
@@ -1445,7 +1457,9 @@ export type EndSessionErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
+     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     *
      */
     429: ErrorResponse;
     /**
@@ -1513,7 +1527,9 @@ export type ReplaySessionErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
+     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     *
      */
     429: ErrorResponse;
     /**
@@ -1559,7 +1575,9 @@ export type GetBrowserSessionErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
+     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     *
      */
     429: ErrorResponse;
     /**
@@ -1609,7 +1627,9 @@ export type UpdateBrowserSessionErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
+     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     *
      */
     429: ErrorResponse;
     /**
@@ -1655,7 +1675,9 @@ export type GetBrowserSessionDebugErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
+     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     *
      */
     429: ErrorResponse;
     /**

@@ -29,6 +29,7 @@ export const zErrorResponse = z.strictObject({
         'unprocessable',
         'session_limit',
         'rate_limited',
+        'disk_quota',
         'internal_error',
         'model_error',
         'browser_unavailable',
