@@ -9,6 +9,7 @@ import { expectError, expectOk, useContract } from '../support/contract';
 import { startModelServer, type ModelServer } from '../support/model-server';
 
 const OPERATOR = {
+  AZURE_API_KEY: 'operator-azure-5150',
   OPENAI_API_KEY: 'sk-operator-openai-5150',
   ANTHROPIC_API_KEY: 'operator-anthropic-5150',
   GOOGLE_GENERATIVE_AI_API_KEY: 'operator-google-5150',
@@ -74,6 +75,14 @@ describe("the server's model keys go only where the operator said", () => {
       const body = expectError(await extract(id, { modelName, baseURL: `${attacker.url}/v1` }), 400, 'missing_model_key');
       expect(body.message).toMatch(/own key/);
     }
+    expect(attacker.requests).toHaveLength(0);
+  });
+
+  it("an Azure resource name that would name another host is refused, so AZURE_API_KEY cannot follow it", async () => {
+    const id = await ctx.sessionOn('forms.html');
+    const host = new URL(attacker.url).host;
+    const model = { modelName: 'azure/gpt-4o', provider: 'azure', providerOptions: { azure: { resourceName: `${host}/steal?` } } };
+    expectError(await extract(id, model), 400, 'validation_error');
     expect(attacker.requests).toHaveLength(0);
   });
 
