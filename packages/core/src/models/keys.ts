@@ -29,16 +29,16 @@ export function resolveCredentials(target: ModelTarget, { sessionApiKey, env }: 
     if (config.auth.type === 'azureEntraId') return { type: 'azureEntraId', token: config.auth.token };
     return { type: 'googleServiceAccount', auth: config.auth };
   }
-  const clients = requestEndpoint(config) !== undefined;
-  const apiKey = present('apiKey' in config ? config.apiKey : undefined) ?? present(sessionApiKey) ?? (clients ? undefined : envKey(target, env));
+  const requestsOwn = requestEndpoint(config) !== undefined;
+  const apiKey = present('apiKey' in config ? config.apiKey : undefined) ?? present(sessionApiKey) ?? (requestsOwn ? undefined : envKey(target, env));
   if (apiKey) return { type: 'apiKey', apiKey };
 
-  const fromEnv = clients ? undefined : ambientCredentials(kind, env);
+  const fromEnv = requestsOwn ? undefined : ambientCredentials(kind, env);
   if (fromEnv) return fromEnv;
   // A custom endpoint (Ollama, vLLM, a gateway on the LAN) may well need no key at all.
   if (kind === 'openai-compatible' || (kind === 'openai' && target.baseURL)) return { type: 'none' };
 
-  if (clients) {
+  if (requestsOwn) {
     throw new DeckhandError(
       'missing_model_key',
       `No API key for provider "${target.providerName}" at the baseURL this request names: pass options.model.apiKey or the x-model-api-key header (the server's own keys go only to the endpoints its operator configured)`,
