@@ -54,9 +54,12 @@ const request = (instruction: string) => ({
   shouldCache: true,
 });
 
+/** Every file the server keeps under its cache directory (each project's act and agent entries). */
 function cacheFiles(): string {
-  const dir = join(cacheDir, 'agent');
-  return readdirSync(dir).map((file) => readFileSync(join(dir, file), 'utf8')).join('\n');
+  return readdirSync(cacheDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
+    .join('\n');
 }
 
 describe('agent cache', () => {
@@ -187,7 +190,7 @@ describe('agent cache', () => {
     expect((await agent(await ctx.sessionOn('agent-cache.html'), body)).status).toBe('MISS');
   });
 
-  it('without shouldCache there is no entry and no cache status; the bypass header skips the server cache but still returns the entry', async () => {
+  it('an entry only for a run the server cached: none without shouldCache, with the bypass header or with caching off', async () => {
     const instruction = 'Save my name without caching';
     model.script(saveName('Save'));
     const plain = await agent(await ctx.sessionOn('agent-cache.html'), { ...request(instruction), shouldCache: false });
@@ -197,8 +200,16 @@ describe('agent cache', () => {
 
     model.script(saveName('Save'));
     const bypass = await agent(await ctx.sessionOn('agent-cache.html'), request(instruction), { ...json, 'browserbase-cache-bypass': 'true' });
-    expect(bypass.cacheEntry!.entry.steps).toHaveLength(2);
+    expect(bypass.result.success).toBe(true);
+    expect(bypass.cacheEntry).toBeUndefined();
     expect(bypass.status).toBeNull();
+    expect(bypass.result.metadata).not.toHaveProperty('cacheHit');
+
+    model.script(saveName('Save'));
+    const off = await agent(await ctx.sessionOn('agent-cache.html', { enableCaching: false }), request(instruction));
+    expect(off.result.success).toBe(true);
+    expect(off.cacheEntry).toBeUndefined();
+    expect(off.status).toBeNull();
     model.script(saveName('Save'));
     const after = await agent(await ctx.sessionOn('agent-cache.html'), request(instruction));
     expect(after.status).toBe('MISS');

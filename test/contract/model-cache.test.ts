@@ -122,9 +122,9 @@ describe('act cache', () => {
     expect(first.status).toBe('MISS');
     const second = await act(id, 'fill %who% into Name', options);
     expect(second.status).toBe('HIT');
-    const files = readdirSync(cacheDir).filter((f) => f.endsWith('.json'));
+    const files = readdirSync(cacheDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile() && f.name.endsWith('.json'));
     expect(files.length).toBeGreaterThan(0);
-    const contents = files.map((f) => readFileSync(join(cacheDir, f), 'utf8')).join('\n');
+    const contents = files.map((f) => readFileSync(join(f.parentPath, f.name), 'utf8')).join('\n');
     expect(contents).toContain('%who%');
     expect(contents).not.toContain(secret);
   });

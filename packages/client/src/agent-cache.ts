@@ -1,7 +1,7 @@
 // enableCaching: the agent cache entries a server hands back (`cacheEntry`) are kept as
-// <cacheDir>/agent/<cacheKey>.json, the layout of the core's own agent cache, so a LOCAL or
-// useAPI: false run of this client (whose in-process core caches in the same directory) finds them.
-// The entry is opaque here; it is written with the client's secrets masked, atomically.
+// <cacheDir>/agent/<cacheKey>.json, a record for the user (the wire's cache dir). The in-process core
+// of a LOCAL or useAPI: false run keeps its own signed entries under <cacheDir>/projects/ and does not
+// replay these. The entry is opaque here; it is written with the client's secrets masked, atomically.
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -39,6 +39,8 @@ export interface CoreConfig {
   cacheDir: string;
   /** Act cache entries kept in memory (the disk holds all). */
   cacheMaxEntries: number;
+  /** Signs cache entries (DECKHAND_CACHE_SECRET); unset, a secret is made once and kept in cacheDir. Never logged. */
+  cacheSecret?: string;
   /** Hosts (`host` or `host:port`, `*` for any) a session may attach to with browser.cdpUrl. */
   cdpAttachHosts: string[];
   /** Client-chosen profiles and downloads live under <dataDir>/<project>/ and nowhere else. */
@@ -126,6 +128,7 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, m
     modelEnv: Object.fromEntries(Object.entries(env).filter(([name, value]) => value !== undefined && MODEL_ENV.test(name))),
     cacheDir: cacheDirFromEnv(env),
     cacheMaxEntries: envInteger(env, 'DECKHAND_CACHE_MAX_ENTRIES', DEFAULT_CORE_CONFIG.cacheMaxEntries),
+    cacheSecret: env.DECKHAND_CACHE_SECRET || undefined,
     cdpAttachHosts: envList(env, 'DECKHAND_CDP_ATTACH_HOSTS') ?? (mode.shared ? [] : ['*']),
     dataDir: resolve(env.DECKHAND_DATA_DIR || DEFAULT_CORE_CONFIG.dataDir),
     navigationPolicy: {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { agentCacheKey, entryTexts, type AgentCacheEntry, type AgentCacheKeyInput } from '../src/agent/agent-cache-entry.js';
 
 const base: AgentCacheKeyInput = {
+  project: 'project-a',
   instruction: 'Save my name',
   startUrl: 'https://example.test/profile?b=2&a=1',
   mode: 'dom',
@@ -24,6 +25,7 @@ describe('agentCacheKey', () => {
   it('changes with whatever changes which steps are right', () => {
     const key = agentCacheKey(base);
     const variants: Array<Partial<AgentCacheKeyInput>> = [
+      { project: 'project-b' },
       { instruction: 'Save my name twice' },
       { startUrl: 'https://example.test/other' },
       { mode: 'hybrid' },

@@ -101,7 +101,11 @@ describe('resolveCredentials', () => {
   it('lets OpenAI-compatible endpoints run without a key, and uses <PREFIX>_API_KEY when set', () => {
     expect(resolveCredentials(resolveModel('ollama/llama3.2'), { env: {} })).toEqual({ type: 'none' });
     const gateway = resolveModel({ modelName: 'openrouter/x', baseURL: 'http://gw.local/v1' });
-    expect(resolveCredentials(gateway, { env: { OPENROUTER_API_KEY: 'or' } })).toEqual({ type: 'apiKey', apiKey: 'or' });
+    // The server's key goes to no endpoint the request names itself: only the request's own key does.
+    expect(resolveCredentials(gateway, { env: { OPENROUTER_API_KEY: 'or' } })).toEqual({ type: 'none' });
+    expect(resolveCredentials(gateway, { sessionApiKey: 'own', env: { OPENROUTER_API_KEY: 'or' } })).toEqual({ type: 'apiKey', apiKey: 'own' });
+    expect(resolveCredentials(resolveModel('ollama/llama3.2'), { env: { OLLAMA_API_KEY: 'ol' } })).toEqual({ type: 'apiKey', apiKey: 'ol' });
+    expect(() => resolveCredentials(resolveModel({ modelName: 'anthropic/claude-sonnet-4-5', baseURL: 'http://x/v1' }), { env: { ANTHROPIC_API_KEY: 'a' } })).toThrow(/own key/);
     expect(resolveCredentials(resolveModel({ modelName: 'openai/gpt-4o', baseURL: 'http://proxy/v1' }), { env: {} })).toEqual({ type: 'none' });
   });
 

@@ -65,7 +65,7 @@ describe('each ModelConfig form reaches its provider', () => {
 
   it('OpenAI chat format goes to /chat/completions with a response_format', async () => {
     server.script({ json: { answer: 'chat' } });
-    await ask({ modelName: 'openai/gpt-4o', openaiEndpointFormat: 'chat', baseURL: `${server.url}/v1` }, { env: { OPENAI_API_KEY: 'sk-env' } });
+    await ask({ modelName: 'openai/gpt-4o', openaiEndpointFormat: 'chat' }, { env: { OPENAI_API_KEY: 'sk-env', OPENAI_BASE_URL: `${server.url}/v1` } });
     const [req] = server.requests;
     expect(req?.path).toBe('/v1/chat/completions');
     expect(req?.headers.authorization).toBe('Bearer sk-env');
@@ -94,7 +94,7 @@ describe('each ModelConfig form reaches its provider', () => {
 
   it('Google: x-goog-api-key on generateContent', async () => {
     server.script({ json: { answer: 'gemini' } });
-    await ask({ modelName: 'google/gemini-2.5-flash', baseURL: `${server.url}/v1beta` }, { env: { GOOGLE_GENERATIVE_AI_API_KEY: 'AIza-env-key' } });
+    await ask('google/gemini-2.5-flash', { env: { GOOGLE_GENERATIVE_AI_API_KEY: 'AIza-env-key', GOOGLE_GENERATIVE_AI_BASE_URL: `${server.url}/v1beta` } });
     const [req] = server.requests;
     expect(req?.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
     expect(req?.headers['x-goog-api-key']).toBe('AIza-env-key');
@@ -156,7 +156,7 @@ describe('each ModelConfig form reaches its provider', () => {
 
   it('Bedrock: Converse with a bearer API key', async () => {
     server.script({ json: { answer: 'bedrock' } });
-    const result = await ask({ modelName: 'bedrock/amazon.nova-lite-v1:0', baseURL: server.url }, { env: { AWS_BEARER_TOKEN_BEDROCK: 'bedrock-key' } });
+    const result = await ask('bedrock/amazon.nova-lite-v1:0', { env: { AWS_BEARER_TOKEN_BEDROCK: 'bedrock-key', BEDROCK_BASE_URL: server.url } });
     expect(result).toEqual({ answer: 'bedrock' });
     const [req] = server.requests;
     expect(req?.path).toMatch(/^\/model\/amazon\.nova-lite-v1(%3A|:)0\/converse$/);
@@ -167,8 +167,8 @@ describe('each ModelConfig form reaches its provider', () => {
     // The SDK would prefer a bearer token from process.env; Deckhand's own env wins.
     vi.stubEnv('AWS_BEARER_TOKEN_BEDROCK', 'process-env-bedrock-token');
     server.script({ json: { answer: 'signed' } });
-    const env = { AWS_ACCESS_KEY_ID: 'AKIDLOOPBACK', AWS_SECRET_ACCESS_KEY: 'aws-secret-xyz', AWS_SESSION_TOKEN: 'aws-session-tok', AWS_REGION: 'eu-west-1' };
-    expect(await ask({ modelName: 'bedrock/amazon.nova-lite-v1:0', baseURL: server.url }, { env })).toEqual({ answer: 'signed' });
+    const env = { AWS_ACCESS_KEY_ID: 'AKIDLOOPBACK', AWS_SECRET_ACCESS_KEY: 'aws-secret-xyz', AWS_SESSION_TOKEN: 'aws-session-tok', AWS_REGION: 'eu-west-1', BEDROCK_BASE_URL: server.url };
+    expect(await ask('bedrock/amazon.nova-lite-v1:0', { env })).toEqual({ answer: 'signed' });
     const [req] = server.requests;
     expect(req?.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACK\/\d{8}\/eu-west-1\/bedrock\/aws4_request, SignedHeaders=[^,]+, Signature=[0-9a-f]{64}$/);
     expect(req?.headers['x-amz-security-token']).toBe('aws-session-tok');
@@ -193,8 +193,8 @@ describe('each ModelConfig form reaches its provider', () => {
       server.script({ json: { answer: 'adc' } });
       const baseURL = `${server.url}/v1/projects/adc-proj/locations/europe-west4/publishers/google`;
       const result = await ask(
-        { modelName: 'vertex/gemini-2.5-flash', baseURL },
-        { env: { GOOGLE_APPLICATION_CREDENTIALS: keyFile, GOOGLE_VERTEX_PROJECT: 'adc-proj', GOOGLE_VERTEX_LOCATION: 'europe-west4' } },
+        'vertex/gemini-2.5-flash',
+        { env: { GOOGLE_APPLICATION_CREDENTIALS: keyFile, GOOGLE_VERTEX_PROJECT: 'adc-proj', GOOGLE_VERTEX_LOCATION: 'europe-west4', GOOGLE_VERTEX_BASE_URL: baseURL } },
       );
       expect(result).toEqual({ answer: 'adc' });
       const [token, call] = server.requests;

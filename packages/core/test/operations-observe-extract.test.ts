@@ -2,7 +2,8 @@
 // model server for usage accounting and the model key order; plus the model env the config captures.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../test/support/model-server.js';
-import { ACT_CACHE_VERSION, createActCache, type ActCacheEntry } from '../src/cache/act-cache.js';
+import { ACT_CACHE_VERSION, createActCaches, type ActCacheEntry } from '../src/cache/act-cache.js';
+import { createEntrySigner } from '../src/cache/entry-signer.js';
 import { loadCoreConfigFromEnv } from '../src/config.js';
 import type { Session } from '../src/session/session.js';
 import { opContext, startFixtureServer, testManager, type FixtureServer } from './session-harness.js';
@@ -63,10 +64,12 @@ describe('configuration', () => {
     expect(config.modelEnv).toEqual({ OPENAI_API_KEY: 'k', OLLAMA_BASE_URL: 'u', AWS_REGION: 'r' });
     expect(config.cacheDir).toBe('.deckhand/cache');
     expect(loadCoreConfigFromEnv({ DECKHAND_CACHE_DIR: '' }).cacheDir).toBe('');
+    expect(loadCoreConfigFromEnv({ DECKHAND_CACHE_SECRET: 's3' }).cacheSecret).toBe('s3');
+    expect(loadCoreConfigFromEnv({ DECKHAND_CACHE_SECRET: 's3' }).modelEnv).toEqual({});
   });
 
   it('an empty cache dir keeps entries in memory only', async () => {
-    const cache = createActCache({ dir: '', maxEntries: 1 });
+    const cache = createActCaches({ dir: '', maxEntries: 1, signer: createEntrySigner({ dir: '' }) }).of('p');
     const entry: ActCacheEntry = { version: ACT_CACHE_VERSION, instruction: 'i', url: 'u', modelIdentity: 'm', actions: [{ selector: '#a', arguments: ['%x%'] }], targets: [null], createdAt: 'now' };
     const key = (n: number) => String(n).repeat(64);
     expect(await cache.set(key(1), entry)).toBe(true);

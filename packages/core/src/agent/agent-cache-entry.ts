@@ -3,9 +3,9 @@
 // and the role and name of each target, so a replay can tell the page changed; page-level steps keep
 // the tool's own input. Read-only steps (observe, extract, screenshot, think) are not kept: they do
 // not change the page. Versioned and self-contained, so a client can write it to disk as it is.
-import { join } from 'node:path';
-import { createEntryStore, hashKey, normalizeUrl, type CachedTarget, type EntryStore } from '../cache/index.js';
+import { createEntryStores, hashKey, normalizeUrl, type CachedTarget, type EntryStore, type EntryStores } from '../cache/index.js';
 import type { CoreConfig } from '../config.js';
+import { cacheSignerFor } from '../operations/act-cache-store.js';
 import type { Action } from '../types.js';
 import type { AgentMode } from './agent-registry.js';
 
@@ -31,6 +31,8 @@ export interface AgentCacheEntry {
 
 /** What makes two runs the same run: anything that changes which steps are right. */
 export interface AgentCacheKeyInput {
+  /** The session's project: another project's run never has this key. */
+  project: string;
   instruction: string;
   startUrl: string;
   mode: AgentMode;
@@ -48,6 +50,7 @@ export function agentCacheKey(input: AgentCacheKeyInput): string {
   return hashKey({
     kind: 'agent',
     version: AGENT_CACHE_VERSION,
+    project: input.project,
     instruction: input.instruction.trim(),
     startUrl: normalizeUrl(input.startUrl),
     mode: input.mode,
@@ -60,16 +63,19 @@ export function agentCacheKey(input: AgentCacheKeyInput): string {
   });
 }
 
+/** One project's agent cache. */
 export type AgentCache = EntryStore<AgentCacheEntry>;
 
-const stores = new WeakMap<CoreConfig, AgentCache>();
+const stores = new WeakMap<CoreConfig, EntryStores<AgentCacheEntry>>();
 
-/** One agent cache per server, in an `agent` folder beside the act cache's files (memory only when that is). */
-export function agentCacheFor(config: CoreConfig): AgentCache {
+/** One agent cache per server, each project's in an `agent` folder beside its act cache's (memory only when that is). */
+export function agentCacheFor(config: CoreConfig): EntryStores<AgentCacheEntry> {
   let store = stores.get(config);
   if (!store) {
-    store = createEntryStore<AgentCacheEntry>({
-      dir: config.cacheDir ? join(config.cacheDir, 'agent') : '',
+    store = createEntryStores<AgentCacheEntry>({
+      dir: config.cacheDir,
+      kind: 'agent',
+      signer: cacheSignerFor(config),
       maxEntries: config.cacheMaxEntries,
       version: AGENT_CACHE_VERSION,
       texts: entryTexts,

@@ -1,9 +1,9 @@
-// An agent run with shouldCache: it records its deterministic steps and, when it succeeds, hands the
-// caller a cache entry. With the server's cache in use (the session's enableCaching, no bypass
-// header) the same run is looked up first: a stored entry is replayed with no model call (HIT); a
+// An agent run with shouldCache and the server's cache in use (the session's enableCaching, no bypass
+// header): it records its deterministic steps and, when it succeeds, stores them in its project's
+// agent cache and hands the caller the entry. The same run is looked up first: a stored entry is replayed with no model call (HIT); a
 // step that no longer fits hands the rest of the run to the model (or the offline agent) from that
 // step, told what was already done, and the entry is rewritten from what then happened (MISS).
-import type { OperationScope } from '../scope/operation-scope.js';
+import type { CacheUse, OperationScope } from '../scope/operation-scope.js';
 import type { Deadline } from '../scope/deadline.js';
 import type { AgentCacheEntryOutput } from '../types.js';
 import { AGENT_CACHE_VERSION, agentCacheFor, agentCacheKey, entryTexts, type AgentCache, type AgentCacheEntry, type AgentCacheStep } from './agent-cache-entry.js';
@@ -28,20 +28,21 @@ export class CachedAgentRun {
   readonly #modelIdentity: string;
   readonly #startUrl: string;
   readonly #key: string;
-  /** The server's store, when the session caches and the request did not ask to bypass it. */
-  readonly #store?: AgentCache;
+  /** The project's agent cache. */
+  readonly #store: AgentCache;
   #recorder: StepRecorder;
   #status: 'HIT' | 'MISS' = 'MISS';
   /** The stored entry a replay could not get through: dropped if the fallback fails too. */
   #stale = false;
   #replayed = 0;
 
-  constructor(scope: OperationScope, plan: AgentPlan, agentModelIdentity: string) {
+  constructor(scope: OperationScope, cache: CacheUse, plan: AgentPlan, agentModelIdentity: string) {
     this.#scope = scope;
     this.#plan = plan;
     this.#modelIdentity = agentModelIdentity;
     this.#startUrl = normalizeUrl(scope.page.url());
     this.#key = agentCacheKey({
+      project: cache.project,
       instruction: plan.instruction,
       startUrl: this.#startUrl,
       mode: plan.mode,
@@ -52,13 +53,13 @@ export class CachedAgentRun {
       frameId: plan.frameId ?? undefined,
       toolNames: agentTools(plan.mode, {}, plan.search).map((t) => t.name),
     });
-    this.#store = scope.cache ? agentCacheFor(scope.config) : undefined;
+    this.#store = agentCacheFor(scope.config).of(cache.project, (message) => scope.log({ category: 'cache', message, level: 1 }));
     this.#recorder = new StepRecorder(plan.frameId);
   }
 
   async run(run: Deadline, usage: AgentUsage, state: LoopState, loop: AgentLoopRun): Promise<AgentEnd> {
     let plan = this.#plan;
-    const entry = await this.#store?.get(this.#key);
+    const entry = await this.#store.get(this.#key);
     if (entry) {
       const replay = await replaySteps(this.#scope, plan, entry.steps, run, usage, state);
       this.#replayed = replay.replayed;
@@ -100,15 +101,15 @@ export class CachedAgentRun {
   }
 
   /**
-   * After the run: a successful one is stored (when the server caches) and handed to the caller;
+   * After the run: a successful one is stored and handed to the caller;
    * a fallback that failed too drops the stale entry. An entry that would hold a variable's value is
    * neither stored nor returned. The status is told last, so no act inside the run can overwrite it.
    */
   async finish(end: AgentEnd): Promise<void> {
     const scope = this.#scope;
-    if (this.#store) scope.cache?.onStatus?.(this.#status);
+    scope.cache?.onStatus?.(this.#status);
     if (end.reason !== 'done' || !end.success) {
-      if (this.#stale) await this.#store?.delete(this.#key).catch(() => undefined);
+      if (this.#stale) await this.#store.delete(this.#key).catch(() => undefined);
       return;
     }
     if (this.#recorder.unrecordable) {
@@ -130,7 +131,7 @@ export class CachedAgentRun {
       scope.log({ category: 'cache', message: 'agent run not cached: a step would contain a variable value', level: 1 });
       return;
     }
-    if (this.#status === 'MISS' && this.#store) {
+    if (this.#status === 'MISS') {
       try {
         await this.#store.set(this.#key, entry, [...scope.secrets]);
       } catch (error) {

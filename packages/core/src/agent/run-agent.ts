@@ -31,8 +31,9 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
   const run = new Deadline(scope.signal, Math.max(1, total - Math.min(ANSWER_MARGIN_MS, total / 4)), 'agentExecute');
   const hideCursor = plan.highlightCursor ? await showCursor(scope.page) : undefined;
   // Agent cache: the run's own status is told once, at its end; the acts inside it say nothing.
-  const cached = plan.shouldCache ? new CachedAgentRun(scope, plan, client?.identity ?? modelIdentity(plan.target)) : undefined;
-  const inner: OperationScope = cached && scope.cache ? { ...scope, cache: { cache: scope.cache.cache } } : scope;
+  // Without the server's cache (caching off, or bypassed) nothing is recorded and no entry is handed back.
+  const cached = plan.shouldCache && scope.cache ? new CachedAgentRun(scope, scope.cache, plan, client?.identity ?? modelIdentity(plan.target)) : undefined;
+  const inner: OperationScope = cached && scope.cache ? { ...scope, cache: { cache: scope.cache.cache, project: scope.cache.project } } : scope;
   const modelRun = plan.mode === 'cua' ? computerUseLoop : modelLoop;
   const loop = (loopPlan: AgentPlan) => (client ? modelRun(inner, loopPlan, client, run, usage, state) : offlineRun(inner, loopPlan, run, usage, state));
   let end: AgentEnd;

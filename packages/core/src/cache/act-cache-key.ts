@@ -1,9 +1,11 @@
-// The act cache key: the same instruction on the same page with the same options and model gives
-// the same key. Variable values, the timeout and any credential never take part.
+// The act cache key: the same instruction on the same page with the same options and model, in the
+// same project, gives the same key. Variable values, the timeout and any credential never take part.
 import { createHash } from 'node:crypto';
 import type { Variables } from '../types.js';
 
 export interface ActCacheKeyInput {
+  /** The session's project: another project's act never has this key. */
+  project: string;
   instruction: string;
   url: string;
   /** The act options as sent; `timeout` and `model` are left out (the model counts by identity). */
@@ -13,9 +15,10 @@ export interface ActCacheKeyInput {
   frameId?: string | null;
 }
 
-export function actCacheKey({ instruction, url, options = {}, modelIdentity, frameId }: ActCacheKeyInput): string {
+export function actCacheKey({ project, instruction, url, options = {}, modelIdentity, frameId }: ActCacheKeyInput): string {
   const { timeout: _timeout, model: _model, variables, ...rest } = options;
   const material = {
+    project,
     instruction: instruction.trim(),
     url: normalizeUrl(url),
     options: { ...rest, variables: Object.keys(variables ?? {}).sort() },
@@ -45,7 +48,7 @@ export function normalizeUrl(url: string): string {
 }
 
 /** JSON with object keys sorted at every level, so key order in a request never changes the hash. */
-function stableJson(value: unknown): string {
+export function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

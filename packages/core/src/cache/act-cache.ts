@@ -1,7 +1,8 @@
 // Resolved act steps, in an entry store (entry-store.ts). Entries hold %name% placeholders, never
 // variable values, and carry a version so a format change invalidates old files instead of misreading them.
 import type { Action } from '../types.js';
-import { createEntryStore, type EntryStore } from './entry-store.js';
+import type { EntrySigner } from './entry-signer.js';
+import { createEntryStores, type EntryStore, type EntryStores } from './entry-store.js';
 
 export const ACT_CACHE_VERSION = 2;
 export const DEFAULT_CACHE_DIR = '.deckhand/cache';
@@ -25,15 +26,18 @@ export interface CachedTarget {
   name: string;
 }
 
+/** One project's act cache. */
 export type ActCache = EntryStore<ActCacheEntry>;
+/** The server's act cache: each project's, apart. */
+export type ActCaches = EntryStores<ActCacheEntry>;
 
 /** The cache directory from server config: DECKHAND_CACHE_DIR (empty: memory only), else .deckhand/cache. */
 export function cacheDirFromEnv(env: Record<string, string | undefined>): string {
   return env.DECKHAND_CACHE_DIR ?? DEFAULT_CACHE_DIR;
 }
 
-export function createActCache({ dir, maxEntries }: { dir: string; maxEntries: number }): ActCache {
-  return createEntryStore<ActCacheEntry>({ dir, maxEntries, version: ACT_CACHE_VERSION, texts: actTexts });
+export function createActCaches({ dir, maxEntries, signer }: { dir: string; maxEntries: number; signer: EntrySigner }): ActCaches {
+  return createEntryStores<ActCacheEntry>({ dir, kind: 'act', maxEntries, version: ACT_CACHE_VERSION, texts: actTexts, signer });
 }
 
 /** Where a substituted value would land: an action's arguments or description, or a target's name. */

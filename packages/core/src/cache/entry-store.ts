@@ -1,13 +1,18 @@
-// Versioned cache entries kept on disk (one JSON file per key, written atomically) behind an
-// in-memory LRU. The act cache and the agent cache are two of these: each says which version it
-// reads and where in an entry a substituted value could land, so an entry holding a secret is
-// refused before it reaches the disk.
+// Versioned cache entries kept per project: on disk one JSON file per key under the project's own
+// folder (<dir>/projects/<project digest>/<kind>/), written atomically and signed by the server,
+// behind an in-memory LRU. The act cache and the agent cache are two of these: each says which
+// version it reads and where in an entry a substituted value could land, so an entry holding a
+// secret is refused before it reaches the disk. A file the server did not sign for this project,
+// kind and key is a miss, never replayed.
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DeckhandError } from '../errors.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
+import { hashKey, stableJson } from './act-cache-key.js';
+import type { EntrySigner } from './entry-signer.js';
 
+/** One project's entries. */
 export interface EntryStore<Entry> {
   get(key: string): Promise<Entry | undefined>;
   /**
@@ -19,65 +24,103 @@ export interface EntryStore<Entry> {
   delete(key: string): Promise<void>;
 }
 
+/** Every project's entries of one kind; a project sees only its own. */
+export interface EntryStores<Entry> {
+  /** The project's store; `log` hears (at debug, without content) why a file on disk was ignored. */
+  of(project: string, log?: (message: string) => void): EntryStore<Entry>;
+}
+
 export interface EntryStoreOptions<Entry> {
-  /** Where entry files go; the empty string keeps entries in memory only. */
+  /** The cache directory; the empty string keeps entries in memory only. */
   dir: string;
-  /** Entries kept in memory; the disk holds all. */
+  /** What the entries are ('act', 'agent'): their folder in a project's, and part of what is signed. */
+  kind: string;
+  /** Entries kept in memory, all projects together; the disk holds all. */
   maxEntries: number;
   /** The entry format this store reads: a file of another version is a miss, not a misreading. */
   version: number;
   /** Every text in an entry where a substituted variable value could land. */
   texts(entry: Entry): string[];
+  signer: EntrySigner;
 }
 
-export function createEntryStore<Entry extends { version: number }>({ dir, maxEntries, version, texts }: EntryStoreOptions<Entry>): EntryStore<Entry> {
+/** An entry as written to disk: the entry and the server's signature over it, its project, kind and key. */
+interface SignedFile<Entry> {
+  signature: string;
+  entry: Entry;
+}
+
+export function createEntryStores<Entry extends { version: number }>({ dir, kind, maxEntries, version, texts, signer }: EntryStoreOptions<Entry>): EntryStores<Entry> {
   const memory = new Map<string, Entry>();
-  const remember = (key: string, entry: Entry) => {
-    memory.delete(key);
-    memory.set(key, entry);
+  const remember = (slot: string, entry: Entry) => {
+    memory.delete(slot);
+    memory.set(slot, entry);
     while (memory.size > maxEntries) memory.delete(memory.keys().next().value!);
   };
-  const fileOf = (key: string) => {
+  const checked = (key: string) => {
     if (!/^[a-f0-9]{64}$/.test(key)) throw new DeckhandError('internal_error', `not a cache key: ${key.slice(0, 80)}`);
-    return join(dir, `${key}.json`);
+    return key;
   };
+  const signed = (project: string, key: string, entry: Entry) => stableJson({ project, kind, key, entry });
 
   return {
-    async get(key) {
-      const hit = memory.get(key);
-      if (hit) {
-        remember(key, hit);
-        return hit;
-      }
-      if (!dir) return undefined;
-      let entry: Entry;
-      try {
-        entry = JSON.parse(await readFile(fileOf(key), 'utf8')) as Entry;
-      } catch {
-        // Missing or unreadable: a miss, and the caller infers afresh.
-        return undefined;
-      }
-      if (entry?.version !== version) return undefined;
-      remember(key, entry);
-      return entry;
-    },
+    of(project, log = () => undefined) {
+      const folder = join(dir, 'projects', hashKey({ project }), kind);
+      const slotOf = (key: string) => `${project}\n${checked(key)}`;
+      const fileOf = (key: string) => join(folder, `${checked(key)}.json`);
 
-    async set(key, entry, forbidden = []) {
-      const file = fileOf(key);
-      if (containsValue(texts(entry), forbidden)) return false;
-      remember(key, entry);
-      if (!dir) return true;
-      await mkdir(dir, { recursive: true });
-      // Write beside the target then rename: readers see the old file or the new one, never half of one.
-      const tmp = join(dir, `.${key}.${randomUUID()}.tmp`);
-      await writeFile(tmp, JSON.stringify(entry), { mode: 0o600 });
-      await rename(tmp, file);
-      return true;
-    },
+      return {
+        async get(key) {
+          const slot = slotOf(key);
+          const hit = memory.get(slot);
+          if (hit) {
+            remember(slot, hit);
+            return hit;
+          }
+          if (!dir) return undefined;
+          let file: SignedFile<Entry>;
+          try {
+            file = JSON.parse(await readFile(fileOf(key), 'utf8')) as SignedFile<Entry>;
+          } catch {
+            // Missing or unreadable: a miss, and the caller infers afresh.
+            return undefined;
+          }
+          const entry = file?.entry;
+          if (entry?.version !== version) return undefined;
+          let genuine: boolean;
+          try {
+            genuine = await signer.verify(signed(project, key, entry), file.signature);
+          } catch (error) {
+            log(`${kind} cache entry not read: the cache secret cannot be read (${(error as Error).message})`);
+            return undefined;
+          }
+          if (!genuine) {
+            log(`ignored a cache file (${kind}) this server did not sign for this project`);
+            return undefined;
+          }
+          remember(slot, entry);
+          return entry;
+        },
 
-    async delete(key) {
-      memory.delete(key);
-      if (dir) await rm(fileOf(key), { force: true });
+        async set(key, entry, forbidden = []) {
+          const file = fileOf(key);
+          if (containsValue(texts(entry), forbidden)) return false;
+          remember(slotOf(key), entry);
+          if (!dir) return true;
+          const content: SignedFile<Entry> = { signature: await signer.sign(signed(project, key, entry)), entry };
+          await mkdir(folder, { recursive: true });
+          // Write beside the target then rename: readers see the old file or the new one, never half of one.
+          const tmp = join(folder, `.${key}.${randomUUID()}.tmp`);
+          await writeFile(tmp, JSON.stringify(content), { mode: 0o600 });
+          await rename(tmp, file);
+          return true;
+        },
+
+        async delete(key) {
+          memory.delete(slotOf(key));
+          if (dir) await rm(fileOf(key), { force: true });
+        },
+      };
     },
   };
 }

@@ -1,8 +1,10 @@
 // Which credential a model call uses. Order: the call's own apiKey / auth object, then the session's
 // key (x-model-api-key), then the server's environment (passed in; never read from process.env here).
+// The server's keys go only where its operator said: an endpoint the request names itself (a baseURL
+// in its model config) gets the client's own key, or none, never one from the server's environment.
 import { readFileSync, statSync } from 'node:fs';
 import { DeckhandError } from '../errors.js';
-import type { GoogleServiceAccountAuth, GoogleServiceAccountCredentials, ModelEnv } from './model-config.js';
+import type { GoogleServiceAccountAuth, GoogleServiceAccountCredentials, ModelConfig, ModelEnv } from './model-config.js';
 import { envPrefix, type ModelTarget, type ProviderKind } from './resolve-model.js';
 
 export type Credentials =
@@ -27,18 +29,31 @@ export function resolveCredentials(target: ModelTarget, { sessionApiKey, env }: 
     if (config.auth.type === 'azureEntraId') return { type: 'azureEntraId', token: config.auth.token };
     return { type: 'googleServiceAccount', auth: config.auth };
   }
-  const apiKey = present('apiKey' in config ? config.apiKey : undefined) ?? present(sessionApiKey) ?? envKey(target, env);
+  const requestsOwn = requestEndpoint(config) !== undefined;
+  const apiKey = present('apiKey' in config ? config.apiKey : undefined) ?? present(sessionApiKey) ?? (requestsOwn ? undefined : envKey(target, env));
   if (apiKey) return { type: 'apiKey', apiKey };
 
-  const fromEnv = ambientCredentials(kind, env);
+  const fromEnv = requestsOwn ? undefined : ambientCredentials(kind, env);
   if (fromEnv) return fromEnv;
   // A custom endpoint (Ollama, vLLM, a gateway on the LAN) may well need no key at all.
   if (kind === 'openai-compatible' || (kind === 'openai' && target.baseURL)) return { type: 'none' };
 
+  if (requestsOwn) {
+    throw new DeckhandError(
+      'missing_model_key',
+      `No API key for provider "${target.providerName}" at the baseURL this request names: pass options.model.apiKey or the x-model-api-key header (the server's own keys go only to the endpoints its operator configured)`,
+    );
+  }
   throw new DeckhandError(
     'missing_model_key',
     `No API key for provider "${target.providerName}": pass options.model.apiKey, the x-model-api-key header, or set ${[...envKeyNames(target), ...(AMBIENT_ENV[kind] ?? [])].join(' or ')} on the server`,
   );
+}
+
+/** The endpoint a request's model config names itself (its baseURL, or Azure's or Vertex's), if any. */
+export function requestEndpoint(config: ModelConfig): string | undefined {
+  const options = (config as { providerOptions?: { azure?: { baseURL?: string }; vertex?: { baseURL?: string } } }).providerOptions;
+  return present(config.baseURL) ?? present(options?.azure?.baseURL) ?? present(options?.vertex?.baseURL);
 }
 
 function envKeyNames(target: ModelTarget): string[] {

@@ -4,7 +4,7 @@ import { anthropicComputerUse } from './computer-use-anthropic.js';
 import { googleComputerUse } from './computer-use-google.js';
 import { openaiComputerUse } from './computer-use-openai.js';
 import { computerUseOf, type ComputerConversation, type ComputerConversationStart } from './computer-use.js';
-import { resolveCredentials, type KeySources } from './keys.js';
+import { requestEndpoint, resolveCredentials, type KeySources } from './keys.js';
 import { createProviderModel, type ModelSampling } from './language-model.js';
 import { observeModelCalls, type OnModelCall } from './model-calls.js';
 import type { ModelCallSite } from './model-error.js';
@@ -57,16 +57,21 @@ export function createModelClient(named: ModelTarget, sources: ModelClientOption
   };
 }
 
-/** Endpoint overrides the server's environment may set (OPENAI_BASE_URL, OLLAMA_BASE_URL, …); a config's own baseURL wins. */
+/**
+ * Endpoint overrides the server's environment may set (OPENAI_BASE_URL, OLLAMA_BASE_URL, …): the
+ * operator's endpoints, which get the operator's keys. A request's own baseURL wins (and gets none).
+ */
 const ENV_BASE_URL: Partial<Record<ModelTarget['kind'], (target: ModelTarget) => string>> = {
   openai: () => 'OPENAI_BASE_URL',
   anthropic: () => 'ANTHROPIC_BASE_URL',
   google: () => 'GOOGLE_GENERATIVE_AI_BASE_URL',
+  vertex: () => 'GOOGLE_VERTEX_BASE_URL',
+  bedrock: () => 'BEDROCK_BASE_URL',
   'openai-compatible': (target) => `${envPrefix(target.providerName)}_BASE_URL`,
 };
 
 function withEnvBaseURL(target: ModelTarget, env: KeySources['env']): ModelTarget {
-  if (target.config.baseURL) return target;
+  if (requestEndpoint(target.config) !== undefined) return target;
   const name = ENV_BASE_URL[target.kind]?.(target);
   const baseURL = name ? env[name]?.trim() : undefined;
   return baseURL ? { ...target, baseURL } : target;

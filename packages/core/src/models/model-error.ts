@@ -1,6 +1,7 @@
-// Provider failures become one clear model_error naming provider and status. Provider messages are
-// kept (they say what went wrong) but scrubbed: some providers echo part of the key back.
-import { APICallError, RetryError } from 'ai';
+// Provider failures become one clear model_error naming provider and status, and the provider's error
+// type when it is one the providers document. The body of an answer is never quoted: the endpoint
+// may be any URL a request named (an internal service), and some providers echo part of the key back.
+import { AISDKError, APICallError, RetryError } from 'ai';
 import { DeckhandError, isDeckhandError } from '../errors.js';
 
 export interface ModelCallSite {
@@ -16,7 +17,13 @@ export function toModelError(error: unknown, site: ModelCallSite): DeckhandError
   const cause = RetryError.isInstance(error) ? error.lastError : error;
   let detail: string;
   if (APICallError.isInstance(cause)) {
-    detail = cause.statusCode ? `HTTP ${cause.statusCode}: ${providerMessage(cause)}` : `network error: ${cause.message}`;
+    const status = cause.statusCode;
+    if (!status) detail = `network error: ${cause.message}`;
+    else if (status >= 400) detail = `HTTP ${status}${knownType(cause.responseBody)}`;
+    else detail = `the answer (HTTP ${status}) is not one ${site.provider} sends`;
+  } else if (AISDKError.isInstance(cause)) {
+    // The SDK's other errors quote what they could not read (InvalidResponseDataError, JSONParseError, TypeValidationError).
+    detail = `the answer could not be read (${cause.name})`;
   } else {
     detail = cause instanceof Error ? cause.message : String(cause);
   }
@@ -41,15 +48,30 @@ export function redactSecrets(text: string, secrets: string[]): string {
     .replace(/(bearer\s+)[\w.~+/=-]+/gi, '$1[redacted]');
 }
 
-function providerMessage(error: APICallError): string {
+/**
+ * The error types and codes OpenAI, Anthropic and Google document: one of these in an error body is
+ * named (it says what went wrong in a word); anything else in the body stays out of the message.
+ */
+const KNOWN_ERROR_TYPES = new Set([
+  'invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error', 'request_too_large',
+  'rate_limit_error', 'api_error', 'overloaded_error', 'billing_error', 'timeout_error', 'server_error',
+  'insufficient_quota', 'invalid_api_key', 'model_not_found', 'context_length_exceeded', 'rate_limit_exceeded',
+  'INVALID_ARGUMENT', 'FAILED_PRECONDITION', 'OUT_OF_RANGE', 'UNAUTHENTICATED', 'PERMISSION_DENIED', 'NOT_FOUND',
+  'RESOURCE_EXHAUSTED', 'CANCELLED', 'INTERNAL', 'UNAVAILABLE', 'DEADLINE_EXCEEDED',
+]);
+
+/** `: <type>` for the first known error type or code in a JSON error body, else nothing. */
+function knownType(responseBody: string | undefined): string {
+  let body: unknown;
   try {
-    const body = JSON.parse(error.responseBody ?? '') as { error?: { message?: string } | string; message?: string };
-    const fromBody = typeof body.error === 'string' ? body.error : (body.error?.message ?? body.message);
-    if (fromBody) return fromBody;
+    body = JSON.parse(responseBody ?? '');
   } catch {
-    // Not JSON: fall back to the SDK's own message.
+    return '';
   }
-  return error.message;
+  const error = (body as { error?: unknown })?.error;
+  const fields = error && typeof error === 'object' ? (error as Record<string, unknown>) : {};
+  const found = [fields.type, fields.code, fields.status].find((value) => typeof value === 'string' && KNOWN_ERROR_TYPES.has(value));
+  return found ? `: ${found as string}` : '';
 }
 
 function truncate(text: string): string {

@@ -51,6 +51,8 @@ export function inProcessTarget(languageModel: LanguageModelV3): ModelTarget {
 
 const BUILTIN_MODEL = 'offline';
 
+const AZURE_RESOURCE_NAME = /^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/;
+
 /** The model used when neither the call nor the session names one. */
 export const DEFAULT_MODEL = `builtin/${BUILTIN_MODEL}`;
 
@@ -98,6 +100,10 @@ export function resolveModel(model: ModelConfig | string | undefined, sessionMod
   }
   if (config.provider === 'azure') {
     const { baseURL: azureURL, resourceName } = config.providerOptions.azure;
+    // The SDK pastes it into https://<name>.openai.azure.com: anything but a resource name could name another host (and get AZURE_API_KEY).
+    if (resourceName !== undefined && !AZURE_RESOURCE_NAME.test(resourceName)) {
+      throw new DeckhandError('validation_error', 'providerOptions.azure.resourceName must be an Azure resource name (letters, digits and hyphens)');
+    }
     const endpoint = azureURL ?? baseURL ?? (resourceName && `https://${resourceName}.openai.azure.com/openai`);
     return { kind: 'azure', providerName: 'azure', modelId: stripPrefix(name, 'azure'), baseURL: endpoint || undefined, config };
   }

@@ -18,12 +18,13 @@ export async function cachedAct(
   frame: Frame,
   request: ActRequest & { input: string },
   run: ModelRun,
-  { cache, onStatus }: CacheUse,
+  { cache: caches, project, onStatus }: CacheUse,
 ): Promise<ActResult> {
   const instruction = request.input;
   const variables = request.options?.variables;
   const url = frame.page().url();
-  const key = actCacheKey({ instruction, url, options: request.options, modelIdentity: run.inference.identity, frameId: request.frameId });
+  const key = actCacheKey({ project, instruction, url, options: request.options, modelIdentity: run.inference.identity, frameId: request.frameId });
+  const cache = caches.of(project, (message) => scope.log({ category: 'cache', message, level: 1 }));
 
   const entry = await cache.get(key);
   if (entry) {

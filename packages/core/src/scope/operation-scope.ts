@@ -1,7 +1,7 @@
 // What an operation gets from its session while it holds the session's turn: one deadline, the page,
 // the session's settings and secrets, its history record, the model key and the act cache it may use.
 import type { BrowserContext, Frame, Page } from 'playwright-core';
-import type { ActCache } from '../cache/index.js';
+import type { ActCaches } from '../cache/index.js';
 import type { CoreConfig } from '../config.js';
 import type { NavigationPolicy } from '../network/network-policy.js';
 import type { PolicyProxy } from '../network/policy-proxy.js';
@@ -23,7 +23,9 @@ export interface OpContext {
 }
 
 export interface CacheUse {
-  cache: ActCache;
+  cache: ActCaches;
+  /** The session's project: the only entries its operations read or write (act and agent caches). */
+  project: string;
   onStatus?: (status: 'HIT' | 'MISS') => void;
 }
 

@@ -287,7 +287,7 @@ export class Session {
       // The request's key wins over the session's; neither is ever logged or recorded.
       modelApiKey: ctx.modelApiKey || this.#modelApiKey,
       navigation: { policy: this.#config.navigationPolicy, proxy: this.#browser.policyProxy },
-      cache: this.settings.enableCaching && !ctx.cacheBypass ? { cache: actCacheFor(this.#config), onStatus: ctx.onCacheStatus } : undefined,
+      cache: this.settings.enableCaching && !ctx.cacheBypass ? { cache: actCacheFor(this.#config), project: this.projectId, onStatus: ctx.onCacheStatus } : undefined,
       onCacheEntry: ctx.onCacheEntry,
       log: (line: LogLine) => {
         if ((line.level ?? 1) > this.settings.verbose) return;
