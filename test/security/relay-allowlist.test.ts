@@ -2,10 +2,10 @@
 // session's DevTools connections (the cdpUrl of a session in the project's shared browser, the cdpUrl of a
 // session with a browser of its own, and the debugUrl's page socket) to write downloads into any host
 // directory, load file: URLs (a host secret, the server's API key file) and read them back, make a
-// context with its own proxy that skips the navigation policy to reach the server's own API, trace the
-// browser or read its processes. The relay forwards an allowlist: none of it gets through, and each
-// refusal is a CDP error naming the method.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// context with its own proxy that skips the navigation policy to reach the server's own API, hand the
+// page host files to upload, trace the browser or read its processes. The relay forwards an allowlist:
+// none of it gets through, and each refusal is a CDP error naming the method.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -135,6 +135,31 @@ describe.each(WAYS)('through %s', (_name, open) => {
       const text = await pageText(way);
       expect(text).not.toContain(SECRET);
       expect(text).not.toContain(KEY_B);
+    } finally {
+      await way.close();
+    }
+  });
+
+  it("hands the page no host file: chosen and dragged files come only from the project's directory", async () => {
+    const way = await open();
+    const project = join(dataDir, 'project-a');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'upload.txt'), 'project-file');
+    symlinkSync(secretFile, join(project, `leak-${way.sessionId}.txt`));
+    try {
+      expect((await way.page('Page.navigate', { url: 'data:text/html,<input type=file multiple>' })).error).toBeUndefined();
+      await expect.poll(async () => (await way.page('Runtime.evaluate', { expression: '!!document.querySelector("input")', returnByValue: true })).result?.result, { timeout: 10_000 }).toMatchObject({ value: true });
+      const root = (await way.page('DOM.getDocument', {})).result!.root as { nodeId: number };
+      const { nodeId } = (await way.page('DOM.querySelector', { nodeId: root.nodeId, selector: 'input' })).result as { nodeId: number };
+      for (const files of [[secretFile], ['/etc/passwd'], [`../../../../../..${secretFile}`], [`leak-${way.sessionId}.txt`], ['upload.txt', secretFile]]) {
+        expect((await way.page('DOM.setFileInputFiles', { nodeId, files })).error?.message).toMatch(refused('DOM.setFileInputFiles'));
+      }
+      const drag = { type: 'dragEnter', x: 5, y: 5, data: { items: [], files: [secretFile], dragOperationsMask: 1 } };
+      expect((await way.page('Input.dispatchDragEvent', drag)).error?.message).toMatch(refused('Input.dispatchDragEvent'));
+      // A file of the project's own, by a path relative to its directory or absolute, is fine.
+      expect((await way.page('DOM.setFileInputFiles', { nodeId, files: ['upload.txt', join(project, 'upload.txt')] })).error).toBeUndefined();
+      const read = await way.page('Runtime.evaluate', { expression: 'Promise.all([...document.querySelector("input").files].map((f) => f.text()))', awaitPromise: true, returnByValue: true });
+      expect((read.result?.result as { value?: unknown }).value).toEqual(['project-file', 'project-file']);
     } finally {
       await way.close();
     }

@@ -104,10 +104,15 @@ const CHECKS: Record<string, Check> = {
   'Network.continueInterceptedRequest': (params, scope) => loadable(params, 'url', scope, false, true),
   'Browser.setDownloadBehavior': downloadsHere,
   'Page.setDownloadBehavior': downloadsHere,
-  'DOM.setFileInputFiles': async (params, scope) => confinedFiles(params, params.files, 'files', scope),
+  'DOM.setFileInputFiles': async (params, scope) => {
+    const files = await confinedFiles(params.files, 'files', scope);
+    return 'refused' in files ? files : { params: { ...params, files: files.paths } };
+  },
   'Input.dispatchDragEvent': async (params, scope) => {
     const data = params.data as { files?: unknown } | undefined;
-    return data?.files === undefined ? { params } : confinedFiles(params, data.files, 'data.files', scope);
+    if (data?.files === undefined) return { params };
+    const files = await confinedFiles(data.files, 'data.files', scope);
+    return 'refused' in files ? files : { params: { ...params, data: { ...data, files: files.paths } } };
   },
   'Target.createBrowserContext': (params) => {
     for (const field of ['proxyServer', 'proxyBypassList', 'originsWithUniversalNetworkAccess']) {
@@ -192,15 +197,17 @@ function withoutPath(params: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-/** Every path must name an existing file inside the project's directory (relative paths are relative to it). */
-async function confinedFiles(params: Record<string, unknown>, files: unknown, field: string, scope: RelayScope): Promise<RelayVerdict> {
+/** Every path must name an existing file inside the project's directory (relative paths are relative to it); Chromium gets the real paths. */
+async function confinedFiles(files: unknown, field: string, scope: RelayScope): Promise<{ paths: string[] } | { refused: string }> {
   if (!Array.isArray(files) || files.some((file) => typeof file !== 'string')) return { refused: `${field} must be a list of paths` };
   const root = await scope.projectDir();
+  const paths: string[] = [];
   for (const file of files as string[]) {
     const real = /[\x00-\x1f\x7f]/.test(file) ? undefined : await realpath(resolve(root, file)).catch(() => undefined);
     if (!real || !real.startsWith(root + sep)) {
       return { refused: `${field}: ${JSON.stringify(file.slice(0, 200))} is not a file in the project's data directory` };
     }
+    paths.push(real);
   }
-  return { params };
+  return { paths };
 }
