@@ -12,9 +12,9 @@ import { rawCdp } from './raw-cdp';
 
 export { isRunning };
 
-/** Pids of the browser and its child processes (renderers, GPU, utility). */
+/** Pids of the browser and its running child processes (renderers, GPU, utility; not one exiting meanwhile). */
 export async function browserPids(cdpUrl: string): Promise<number[]> {
-  return processTree(await browserPidOf(cdpUrl));
+  return processTree(await browserPidOf(cdpUrl)).filter(isRunning);
 }
 
 /** TCP ports a process listens on (its socket inodes matched against /proc/net/tcp{,6} in LISTEN state). */
@@ -86,7 +86,7 @@ export async function startExternalChromium(): Promise<ExternalChromium> {
 }
 
 /** What the relay makes the browser write to its DevTools pipe: far more than any browser writes meanwhile on its own. */
-const MARK_BYTES = 8 * 1024 * 1024;
+const MARK_BYTES = 2 * 1024 * 1024;
 
 /**
  * The pid of the browser process behind a cdpUrl, found from /proc (the relay answers nothing about
