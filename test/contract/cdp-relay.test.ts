@@ -2,7 +2,10 @@
 // websocket URL on the server, joined to a DevTools channel of the session's browser (which listens on
 // no port); its token is bound to the session and the project, and nothing else gets through. Attaching
 // a session to a browser elsewhere (browser.cdpUrl) is limited to hosts the operator allows.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loadServerConfig } from '@deckhand/server';
@@ -13,10 +16,11 @@ import { pageText } from '../support/page-log';
 import { startExternalChromium } from '../support/processes';
 import { startTestServer } from '../support/test-server';
 
-const ctx = useContract({ DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b', ...ALLOW_FIXTURES }, { 'x-bb-api-key': 'key-a' });
+const dataDir = mkdtempSync(join(tmpdir(), 'deckhand-relay-data-'));
+const ctx = useContract({ DECKHAND_API_KEYS: 'key-a:project-a,key-b:project-b', DECKHAND_DATA_DIR: dataDir, ...ALLOW_FIXTURES }, { 'x-bb-api-key': 'key-a' });
 
-async function start(api = ctx.api): Promise<{ id: string; cdpUrl: string }> {
-  const reply = await api.call('startSession', { body: START_BODY });
+async function start(api = ctx.api, body: Record<string, unknown> = START_BODY): Promise<{ id: string; cdpUrl: string }> {
+  const reply = await api.call('startSession', { body });
   expectOk(reply);
   return { id: reply.body.data.sessionId, cdpUrl: reply.body.data.cdpUrl };
 }
@@ -58,6 +62,33 @@ describe('CDP relay', () => {
       expect(page.url()).toBe(ctx.fixtures.url('forms.html'));
       await page.click('#go');
       expect(await pageText(ctx.api, id, '#log')).toBe('clicked: go');
+    } finally {
+      await browser.close();
+    }
+    expectOk(await ctx.api.call('endSession', { id }));
+  });
+
+  it.each([
+    ['in the project\'s shared browser', START_BODY],
+    ['with a browser of its own', { ...START_BODY, browser: { type: 'local', launchOptions: { headless: true, locale: 'de-DE' } } }],
+  ])('carries ordinary Playwright automation for a session %s; a download lands in the session\'s own directory', async (_where, body) => {
+    const { id, cdpUrl } = await start(ctx.api, body);
+    const browser = await chromium.connectOverCDP(cdpUrl);
+    try {
+      const page = await browser.contexts()[0]!.newPage();
+      await page.goto(ctx.fixtures.url('forms.html'));
+      await page.fill('#name', 'Ada');
+      await page.click('#go');
+      expect(await page.evaluate(() => [document.querySelector('#log')!.textContent, (document.querySelector('#name') as HTMLInputElement).value])).toEqual(['clicked: go', 'Ada']);
+      expect((await page.screenshot()).subarray(1, 4).toString()).toBe('PNG');
+      await page.goto(ctx.fixtures.url('download.html'));
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+      expect(download.suggestedFilename()).toBe('note.txt');
+      // Saved on the server, in the session's downloads directory (Playwright named it for its own folder).
+      const mine = join(dataDir, 'project-a', 'downloads', id);
+      const saved = () => readdirSync(mine).filter((name) => !name.endsWith('.crdownload'));
+      await expect.poll(() => saved().map((name) => readFileSync(join(mine, name), 'utf8')), { timeout: 10_000 }).toEqual(['relay-download']);
+      await page.close();
     } finally {
       await browser.close();
     }

@@ -1,4 +1,4 @@
-// Process facts about a session's browser: its processes (read through its CDP endpoint) and ports. Liveness is core's own
+// Process facts about a session's browser, read from /proc: its processes and ports. Liveness is core's own
 // check (a zombie awaiting its reaper counts as gone).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -6,23 +6,15 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 
 import { commandLineOf, isRunning, processTree } from '../../packages/core/src/browser/process-tree';
 import { rawCdp } from './raw-cdp';
 
 export { isRunning };
 
-/** Pids of the browser and its child processes (renderers, GPU, utility). */
+/** Pids of the browser and its running child processes (renderers, GPU, utility; not one exiting meanwhile). */
 export async function browserPids(cdpUrl: string): Promise<number[]> {
-  const browser = await chromium.connectOverCDP(cdpUrl);
-  try {
-    const cdp = await browser.newBrowserCDPSession();
-    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: Array<{ id: number }> };
-    return processInfo.map((p) => p.id);
-  } finally {
-    await browser.close();
-  }
+  return processTree(await browserPidOf(cdpUrl)).filter(isRunning);
 }
 
 /** TCP ports a process listens on (its socket inodes matched against /proc/net/tcp{,6} in LISTEN state). */
@@ -93,15 +85,34 @@ export async function startExternalChromium(): Promise<ExternalChromium> {
   };
 }
 
-/** The pid of the browser process behind a cdpUrl (a shared browser's cdpUrl answers SystemInfo too). */
+/** What the relay makes the browser write to its DevTools pipe: far more than any browser writes meanwhile on its own. */
+const MARK_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The pid of the browser process behind a cdpUrl, found from /proc (the relay answers nothing about
+ * processes): a page of the session returns a large value, which its browser process writes to its
+ * DevTools pipe, so that browser's written-bytes count (/proc/<pid>/io) grows by at least that much.
+ */
 export async function browserPidOf(cdpUrl: string): Promise<number> {
   const cdp = await rawCdp(cdpUrl);
   try {
-    const reply = await cdp.send('SystemInfo.getProcessInfo');
-    const processes = reply.result!.processInfo as Array<{ type: string; id: number }>;
-    return processes.find((p) => p.type === 'browser')!.id;
+    const page = (await cdp.send('Target.getTargets')).result!.targetInfos!.find((target) => target.type === 'page')!;
+    const sessionId = (await cdp.send('Target.attachToTarget', { targetId: page.targetId, flatten: true })).result!.sessionId as string;
+    const before = new Map(launchedBrowsers().map((pid) => [pid, bytesWritten(pid)]));
+    await cdp.send('Runtime.evaluate', { expression: `'x'.repeat(${MARK_BYTES})`, returnByValue: true }, sessionId);
+    const grown = [...before].filter(([pid, written]) => bytesWritten(pid) - written >= MARK_BYTES).map(([pid]) => pid);
+    if (grown.length !== 1) throw new Error(`Expected one browser to have written the mark, found ${grown.length}`);
+    return grown[0]!;
   } finally {
     cdp.close();
+  }
+}
+
+function bytesWritten(pid: number): number {
+  try {
+    return Number(/^wchar:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
   }
 }
 

@@ -58,7 +58,7 @@ export function createCdpProxy(sessions: SessionManager, options: CdpProxyOption
       return reject(new DeckhandError('unauthorized', 'Missing or invalid CDP token: use the URL the server handed out'));
     }
     const session = sessions.get(projectId, sessionId);
-    return { open: () => session.openCdp() };
+    return { open: () => session.openCdp(), projectId };
   }
 }
 

@@ -17,6 +17,8 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** Base URL clients reach the server at, for the URLs it hands out; else each request's own. */
   publicUrl?: string;
+  /** DevTools websockets (cdpUrl, debugUrl) one project may hold open at once; 0: no cap. */
+  relaySocketsPerProject: number;
   mcp: McpConfig;
 }
 
@@ -170,6 +172,7 @@ export function loadServerConfig(env: Record<string, string | undefined>): Serve
     heartbeatMs: envInteger(env, 'DECKHAND_SSE_HEARTBEAT_MS', 15_000),
     logLevel,
     publicUrl,
+    relaySocketsPerProject: envLimit(env, 'DECKHAND_PROJECT_RELAY_SOCKETS', 32, true),
     mcp: {
       modelName: env.DECKHAND_MCP_MODEL || DEFAULT_MODEL,
       idleMs: envInteger(env, 'DECKHAND_MCP_IDLE_MS', 10 * 60_000, 1),

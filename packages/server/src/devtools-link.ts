@@ -61,8 +61,10 @@ export function createDevtoolsLinks(sessions: SessionManager, options: { publicU
       if (!match) return undefined;
       try {
         const sessionId = safeDecode(match[1]!);
-        const session = sessions.get(redeem(sessionId, url.searchParams.get('ticket') ?? ''), sessionId);
+        const projectId = redeem(sessionId, url.searchParams.get('ticket') ?? '');
+        const session = sessions.get(projectId, sessionId);
         return {
+          projectId,
           open: async () => {
             const targetId = await session.pageTargetId();
             return pageChannel(await session.openCdp(), targetId);

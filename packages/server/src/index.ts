@@ -5,6 +5,7 @@ import { createSessionManager, findChromium, loadCoreConfigFromEnv, sweepStaleTe
 import { createApp } from './app';
 import { createCdpProxy } from './cdp-proxy';
 import { createDevtoolsLinks } from './devtools-link';
+import { relaySockets } from './relay-sockets';
 import { createLiveTokens } from './live-tokens';
 import { loadServerConfig } from './config';
 import { createLogger } from './logger';
@@ -44,9 +45,10 @@ export async function startServer(
   const cdp = createCdpProxy(sessions, { publicUrl: config.publicUrl });
   const live = createLiveTokens({ publicUrl: config.publicUrl });
   const devtools = createDevtoolsLinks(sessions, { publicUrl: config.publicUrl });
+  const relayCap = relaySockets(config.relaySocketsPerProject);
   const mcp = createHostedMcp(sessions, config, logger);
   const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp });
-  const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: (path) => devtools.route(path) ?? cdp.route(path) });
+  const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: (path) => relayCap.admit(devtools.route(path) ?? cdp.route(path)) });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;
   if (config.apiKeys.size === 0) {

@@ -296,6 +296,18 @@ export interface paths {
          *     session records hand out this URL with its `token`. The token stands in for the API key
          *     (websocket clients rarely send headers): it is bound to the session and its project. A plain
          *     GET (no upgrade) answers 426.
+         *
+         *     The relay forwards an allowlist, the same for every session and for the `debugUrl`
+         *     connection: the domains and methods automation clients use, with parameters checked. Every
+         *     URL the browser is made to load (`Page.navigate`, `Target.createTarget`, request URL
+         *     overrides) must be http(s) allowed by the navigation policy, `about:blank`, `data:` or
+         *     `blob:`; downloads go to the session's own directory whatever `downloadPath` says; host
+         *     paths (`DOM.setFileInputFiles`, dragged files) must be files in the project's data
+         *     directory; no browser context with its own proxy, no `Tracing`, `SystemInfo`, `Tethering`,
+         *     `Extensions` or `PWA`. Anything else is answered with the CDP error
+         *     `{code: -32000, message: "<Method> is not available through the relay: <why>"}`. A project
+         *     holds at most `DECKHAND_PROJECT_RELAY_SOCKETS` (32) of these connections at once; past that
+         *     an upgrade answers 429 `rate_limited`.
          */
         get: operations["connectCdp"];
         put?: never;
@@ -395,7 +407,8 @@ export interface paths {
          *     ticket opens one connection within a minute of the redirect, so the long-lived `token` never
          *     travels to the front end's host. The `token` grants control of the page (not only viewing):
          *     share `debugUrl` as you would `cdpUrl`. The front end is loaded from the internet by the
-         *     viewer's browser.
+         *     viewer's browser. The connection passes the same allowlist as `cdpUrl` and counts toward the
+         *     project's `DECKHAND_PROJECT_RELAY_SOCKETS`.
          */
         get: operations["getDevtools"];
         put?: never;
@@ -1766,6 +1779,16 @@ export interface operations {
             410: components["responses"]["Gone"];
             /** @description Not a WebSocket upgrade request. */
             426: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The project holds its most DevTools connections at once (`rate_limited`, DECKHAND_PROJECT_RELAY_SOCKETS). */
+            429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -6,7 +6,8 @@
 // every context (closing or crashing the browser, making or disposing contexts, tracing) is refused. On
 // the sessions of its own targets (pages, their frames and workers) a client may do anything, as with a
 // browser of its own, except Target and Browser commands and those naming a context: those reach past
-// the target, so they follow the browser-level rules there too.
+// the target, so they follow the browser-level rules there too. The relay's allowlist (relay-allowlist.ts)
+// applies on top, to every session's channel.
 import type { CdpChannel } from './cdp-mux.js';
 
 interface Message {
@@ -29,9 +30,6 @@ const PASS = new Set([
   'Browser.getVersion',
   'Target.setDiscoverTargets',
   'Target.setAutoAttach',
-  // The project's own browser: process ids and kinds, no page content (process counts in tests use it).
-  'SystemInfo.getInfo',
-  'SystemInfo.getProcessInfo',
 ]);
 
 /** Browser-level commands that name a context (absent means the default one): always the session's. */

@@ -35,6 +35,9 @@ import type {
   ReplayResult,
 } from '../types.js';
 import { ActivePage } from './active-page.js';
+import { relayChannel } from '../browser/relay-channel.js';
+import type { RelayScope } from '../browser/relay-allowlist.js';
+import { relayScopeOf } from './relay-scope.js';
 import { SessionHistory } from './history.js';
 import type { OpContext, OperationScope } from '../scope/operation-scope.js';
 import { OperationQueue } from './operation-queue.js';
@@ -103,6 +106,7 @@ export class Session {
   readonly #history = new SessionHistory();
   readonly #secrets = new SessionSecrets();
   readonly #pages: ActivePage;
+  readonly #relayScope: RelayScope;
   #idleTimer?: NodeJS.Timeout;
   readonly #lifetimeTimer: NodeJS.Timeout;
   #closing?: Promise<void>;
@@ -119,6 +123,7 @@ export class Session {
     this.#onStop = init.onStop;
     this.#diskRoom = init.diskRoom;
     this.#pages = new ActivePage(init.browser.context);
+    this.#relayScope = relayScopeOf(init.config, init.projectId, this.id);
     init.browser.onLost(() => void this.stop('crashed'));
     this.#lifetimeTimer = setTimeout(() => void this.stop('expired'), init.config.maxSessionMs);
     this.#lifetimeTimer.unref();
@@ -129,9 +134,9 @@ export class Session {
     return this.#state;
   }
 
-  /** A browser-level DevTools connection to this session's browser, for the server's relay. */
-  openCdp(): Promise<CdpChannel> {
-    return this.#browser.openCdp();
+  /** A browser-level DevTools connection to this session's browser, for the server's relay: its allowlist applies. */
+  async openCdp(): Promise<CdpChannel> {
+    return relayChannel(await this.#browser.openCdp(), this.#relayScope);
   }
 
   /** The browser process, when Deckhand launched it. */

@@ -253,6 +253,7 @@ export const connectCdp = createRoute({
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
     426: { description: "Not a WebSocket upgrade request.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "The project holds its most DevTools connections at once (`rate_limited`, DECKHAND_PROJECT_RELAY_SOCKETS).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });

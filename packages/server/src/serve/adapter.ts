@@ -1,8 +1,8 @@
 // What a runtime adapter (node.ts, bun.ts) is: how to listen and accept WebSocket upgrades.
 import type { CdpChannel } from '@deckhand/core';
 
-/** A WebSocket upgrade is either joined to a DevTools channel or answered with an error body. */
-export type UpgradeDecision = { open: () => Promise<CdpChannel> } | UpgradeRefusal;
+/** A WebSocket upgrade is either joined to a DevTools channel (of a session of `projectId`) or answered with an error body. */
+export type UpgradeDecision = { open: () => Promise<CdpChannel>; projectId: string } | UpgradeRefusal;
 
 /** An error answer in the one shape, with its request id. */
 export interface UpgradeRefusal {

@@ -1736,6 +1736,10 @@ export type ConnectCdpErrors = {
      */
     426: ErrorResponse;
     /**
+     * The project holds its most DevTools connections at once (`rate_limited`, DECKHAND_PROJECT_RELAY_SOCKETS).
+     */
+    429: ErrorResponse;
+    /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
