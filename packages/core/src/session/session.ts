@@ -39,6 +39,7 @@ import { SessionHistory } from './history.js';
 import type { OpContext, OperationScope } from '../scope/operation-scope.js';
 import { OperationQueue } from './operation-queue.js';
 import { recordedAgentParameters, recordedParameters } from './recorded-parameters.js';
+import { boundAct, boundAgent, boundExtract, boundObserve } from '../request-bounds.js';
 import { SessionSecrets } from './session-secrets.js';
 import type { SessionSettings } from '../scope/session-settings.js';
 import type { EndReason } from './tombstones.js';
@@ -146,18 +147,21 @@ export class Session {
   }
 
   act(req: ActRequest, ctx: OpContext): Promise<ActResult> {
-    this.#secrets.remember(req.options?.variables);
+    boundAct(req);
+    this.#secrets.remember(req.options?.variables, 'body.options.variables');
     const timeoutMs = req.options?.timeout ?? this.settings.actTimeoutMs ?? this.settings.defaultTimeoutMs;
     return this.perform('act', recordedParameters(req), ctx, timeoutMs, (scope) => act(scope, req));
   }
 
   observe(req: ObserveRequest, ctx: OpContext): Promise<Action[]> {
-    this.#secrets.remember(req.options?.variables);
+    boundObserve(req);
+    this.#secrets.remember(req.options?.variables, 'body.options.variables');
     const timeoutMs = req.options?.timeout ?? this.settings.defaultTimeoutMs;
     return this.perform('observe', recordedParameters(req), ctx, timeoutMs, (scope) => observe(scope, req));
   }
 
   extract(req: ExtractRequest, ctx: OpContext): Promise<unknown> {
+    boundExtract(req);
     // With no schema and no (or a blank) instruction the answer is the page text, and no model is involved.
     const withModel = req.schema !== undefined || Boolean(req.instruction?.trim());
     const timeoutMs = req.options?.timeout ?? this.settings.defaultTimeoutMs;
@@ -169,12 +173,13 @@ export class Session {
    * before it takes the turn (a mode or option this server cannot honour is refused at once).
    */
   agentExecute(req: AgentExecuteRequest, ctx: OpContext, plan: AgentPlan = this.planAgent(req)): Promise<AgentResultDataOutput> {
-    this.#secrets.remember(req.executeOptions.variables);
+    this.#secrets.remember(req.executeOptions.variables, 'body.executeOptions.variables');
     return this.perform('agentExecute', recordedAgentParameters(req), ctx, this.#config.agentTimeoutMs, (scope) => runAgent(scope, plan));
   }
 
   /** What an agent request asks, checked against what this server can do: a 4xx here comes before any stream opens. */
   planAgent(req: AgentExecuteRequest): AgentPlan {
+    boundAgent(req);
     return planAgent(req, this.settings, this.#config.search);
   }
 
