@@ -52,6 +52,8 @@ export interface CoreConfig {
   poolMaxAgeMs: number;
   /** Sessions of one project sharing one browser as contexts; 1 gives every session a browser of its own. */
   contextsPerBrowser: number;
+  /** Operations one session may hold, running or waiting for their turn; past it a new one is a 429. */
+  sessionQueueMax: number;
 }
 
 /** A web search provider: a SearXNG instance (its JSON API), or Brave Search with its key. */
@@ -87,6 +89,7 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   poolSize: 0,
   poolMaxAgeMs: 30 * 60_000,
   contextsPerBrowser: 50,
+  sessionQueueMax: 8,
 };
 
 /**
@@ -124,6 +127,7 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, m
     poolSize: envInteger(env, 'DECKHAND_POOL_SIZE', 1, 0),
     poolMaxAgeMs: envInteger(env, 'DECKHAND_POOL_MAX_AGE_MS', DEFAULT_CORE_CONFIG.poolMaxAgeMs, 0),
     contextsPerBrowser: envInteger(env, 'DECKHAND_CONTEXTS_PER_BROWSER', DEFAULT_CORE_CONFIG.contextsPerBrowser),
+    sessionQueueMax: envInteger(env, 'DECKHAND_SESSION_QUEUE_MAX', DEFAULT_CORE_CONFIG.sessionQueueMax),
   };
 }
 

@@ -97,7 +97,7 @@ export class Session {
   readonly #browser: BrowserHandle;
   readonly #config: CoreConfig;
   readonly #onStop: SessionInit['onStop'];
-  readonly #queue = new OperationQueue();
+  readonly #queue: OperationQueue;
   readonly #history = new SessionHistory();
   readonly #secrets = new SessionSecrets();
   readonly #pages: ActivePage;
@@ -115,6 +115,7 @@ export class Session {
     this.#browser = init.browser;
     this.#config = init.config;
     this.#onStop = init.onStop;
+    this.#queue = new OperationQueue(init.config.sessionQueueMax);
     this.#pages = new ActivePage(init.browser.context);
     init.browser.onLost(() => void this.stop('crashed'));
     this.#lifetimeTimer = setTimeout(() => void this.stop('expired'), init.config.maxSessionMs);
@@ -124,6 +125,11 @@ export class Session {
 
   get state(): SessionState {
     return this.#state;
+  }
+
+  /** A 429 when the session's queue is full: a streamed request hears it before its stream opens. */
+  assertRoom(): void {
+    this.#queue.assertRoom();
   }
 
   /** A browser-level DevTools connection to this session's browser, for the server's relay. */
