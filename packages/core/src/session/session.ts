@@ -75,6 +75,11 @@ export interface FinalLook {
   picture?: Buffer;
 }
 
+/** A page whose renderer died was replaced by a blank one (active-page.ts). */
+function pageCrashed(url: string): DeckhandError {
+  return new DeckhandError('unprocessable', `The page crashed (its renderer died: out of memory, or Page.crash) at ${url || 'about:blank'}; the session goes on in a blank page: navigate to continue`);
+}
+
 /** What history records for an unexpected error: its detail is for the server log only. */
 const UNEXPECTED_RECORD = 'Unexpected error (the detail is in the server log)';
 
@@ -247,12 +252,21 @@ export class Session {
       this.#assertLive();
       this.#state = 'busy';
       clearTimeout(this.#idleTimer);
+      // A page that crashed since the last operation was replaced: this one says so (navigate carries on).
+      const crashedBefore = this.#pages.takeCrash();
       const page = await this.#pages.current();
       const record = this.#history.begin(method, parameters, page.url());
       // The operation's one clock: it starts when the operation takes its turn.
       const deadline = new Deadline(ctx.signal, timeoutMs, method);
       try {
+        if (crashedBefore !== undefined) {
+          if (method !== 'navigate') throw pageCrashed(crashedBefore);
+          ctx.log?.({ category: 'session', message: pageCrashed(crashedBefore).message, level: 1 });
+        }
         const result = maskSecretsDeep(await deadline.race(operation(this.#scope(ctx, page, record, deadline))), this.#secrets.values);
+        // An operation that outlived its page's crash (an act that reports "no element") is answered as the crash.
+        const crashedDuring = this.#pages.takeCrash();
+        if (crashedDuring !== undefined) throw pageCrashed(crashedDuring);
         // Settling swallows a dying browser's errors; a result from a browser that is gone is not one.
         if (!this.#browser.isConnected()) throw new Error('Browser disconnected');
         this.#history.finish(record, result, (await this.#pages.current()).url());
@@ -370,6 +384,8 @@ export class Session {
   #asOperationError(error: unknown): unknown {
     if (this.#isLive() && !this.#browser.isConnected()) void this.stop('crashed');
     if (!this.#isLive()) return goneError(this.#state as EndReason);
-    return error;
+    // The page died under the operation: it is replaced, and this operation is the one that says so.
+    const crashed = isDeckhandError(error) && error.code === 'unprocessable' ? undefined : this.#pages.takeCrash();
+    return crashed !== undefined ? pageCrashed(crashed) : error;
   }
 }
