@@ -3,13 +3,46 @@
 // 2.8 s. Instructions, system prompts, variables and extract schemas are bounded (a 400 naming the
 // bound, before any work), and a request at the bounds leaves /healthz answering. This is the one
 // place a latency is asserted: generously (1 s; the issue asks 100 ms, the measured number is in
-// docs/decisions.md), because the failure it guards against is seconds long.
+// docs/decisions.md), because the failure it guards against is seconds long. The server runs in a
+// process of its own, so the probes time its event loop and not this test's sending of megabytes.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { describe, expect, it } from 'vitest';
-import type { Reply } from '../support/drivers';
-import { expectError, useContract } from '../support/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { driverFor, type Driver, type Reply } from '../support/drivers';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server';
+import { START_BODY, expectError, expectOk } from '../support/contract';
 
-const ctx = useContract();
+const ctx = {} as { server: { url: string }; api: Driver; fixtures: FixtureServer; sessionOn(fixture: string): Promise<string> };
+let child: ChildProcess;
+
+beforeAll(async () => {
+  ctx.fixtures = await startFixtureServer();
+  child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DECKHAND_LOG_LEVEL: 'error', DECKHAND_CACHE_DIR: '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk) => (out += chunk));
+  while (!/listening on (\S+)/.test(out)) await once(child.stdout!, 'data');
+  ctx.server = { url: /listening on (\S+)/.exec(out)![1]! };
+  ctx.api = driverFor(ctx.server.url);
+  ctx.sessionOn = async (fixture) => {
+    const started = await ctx.api.call('startSession', { body: START_BODY });
+    expectOk(started);
+    const id = started.body.data.sessionId as string;
+    expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url(fixture) } }));
+    return id;
+  };
+});
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  }
+  await ctx.fixtures?.close();
+});
 const HEALTHZ_BOUND_MS = 1_000;
 
 /** The slowest /healthz answer while `work` runs (probes every 20 ms, for at least 300 ms). */
@@ -44,6 +77,8 @@ async function post(path: string, body: string): Promise<Reply> {
 }
 
 const words = (chars: number) => 'click the very '.repeat(Math.ceil(chars / 15)).slice(0, chars);
+/** The offline model's slowest reading we found: quoted names and kinds, over and over. */
+const quoted = (chars: number) => 'type "a" into "b" '.repeat(Math.ceil(chars / 18)).slice(0, chars);
 
 describe('one request cannot stall the server', () => {
   it('an act with a 1 MB or 3.9 MB instruction is refused naming the bound, and /healthz keeps answering', async () => {
@@ -52,7 +87,7 @@ describe('one request cannot stall the server', () => {
       // Serialised before the probes start: the test shares its event loop with the server.
       const body = JSON.stringify({ input: words(size) });
       const { result, worstMs } = await worstHealthzDuring(() => post(`/v1/sessions/${id}/act`, body));
-      expectBound(result, /input/, /10,000 characters/);
+      expectBound(result, /input/, /2,000 characters/);
       expect(worstMs).toBeLessThan(HEALTHZ_BOUND_MS);
     }
   });
@@ -69,9 +104,11 @@ describe('one request cannot stall the server', () => {
   it('requests at the bounds are served without stalling /healthz', async () => {
     const id = await ctx.sessionOn('forms.html');
     const atBound = [
-      () => ctx.api.call('act', { id, body: { input: words(10_000) } }),
-      () => ctx.api.call('observe', { id, body: { instruction: words(10_000) } }),
-      () => ctx.api.call('extract', { id, body: { instruction: words(10_000), schema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`field${i}`, { type: 'string' }])) } } }),
+      () => ctx.api.call('act', { id, body: { input: words(2_000) } }),
+      () => ctx.api.call('observe', { id, body: { instruction: words(2_000) } }),
+      () => ctx.api.call('act', { id, body: { input: quoted(2_000) } }),
+      () => ctx.api.call('observe', { id, body: { instruction: quoted(2_000) } }),
+      () => ctx.api.call('extract', { id, body: { instruction: words(2_000), schema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`field${i}`, { type: 'string' }])) } } }),
     ];
     for (const call of atBound) {
       const { result, worstMs } = await worstHealthzDuring(call);
@@ -85,8 +122,8 @@ describe('one request cannot stall the server', () => {
     const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`v${i}`, 'x']));
     const nested = (depth: number): Record<string, unknown> => (depth === 0 ? { type: 'string' } : { type: 'object', properties: { inner: nested(depth - 1) } });
     const cases: Array<[Promise<Reply>, RegExp, RegExp]> = [
-      [ctx.api.call('observe', { id, body: { instruction: words(10_001) } }), /instruction/, /10,000 characters/],
-      [ctx.api.call('extract', { id, body: { instruction: words(10_001) } }), /instruction/, /10,000 characters/],
+      [ctx.api.call('observe', { id, body: { instruction: words(2_001) } }), /instruction/, /2,000 characters/],
+      [ctx.api.call('extract', { id, body: { instruction: words(2_001) } }), /instruction/, /2,000 characters/],
       [ctx.api.call('extract', { id, body: { schema: nested(20) } }), /schema/, /nested deeper than 16/],
       [ctx.api.call('agentExecute', { id, body: { agentConfig: {}, executeOptions: { instruction: words(20_001) } } }), /instruction/, /20,000 characters/],
       [ctx.api.call('agentExecute', { id, body: { agentConfig: { systemPrompt: words(20_001) }, executeOptions: { instruction: 'go' } } }), /systemPrompt/, /20,000 characters/],
