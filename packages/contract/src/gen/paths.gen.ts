@@ -1092,7 +1092,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support). */
+        /** @description The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one). */
         Unprocessable: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -1116,7 +1116,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The project sent more requests than its rate allows (`rate_limited`). */
+        /**
+         * @description `rate_limited`: the project sent more requests than its rate allows, or the session already
+         *     holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+         *     pictures are being taken as the session's or project's limit allows.
+         */
         RateLimited: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -1350,6 +1354,7 @@ export interface operations {
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -1401,6 +1406,7 @@ export interface operations {
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ModelError"];
@@ -1865,6 +1871,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };

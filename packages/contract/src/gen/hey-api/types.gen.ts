@@ -1021,7 +1021,14 @@ export type NavigateErrors = {
      */
     413: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).
+     */
+    422: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows.
+     *
      */
     429: ErrorResponse;
     /**
@@ -1105,7 +1112,14 @@ export type ActErrors = {
      */
     413: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).
+     */
+    422: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows.
+     *
      */
     429: ErrorResponse;
     /**
@@ -1189,11 +1203,14 @@ export type ObserveErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support).
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).
      */
     422: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows.
+     *
      */
     429: ErrorResponse;
     /**
@@ -1277,11 +1294,14 @@ export type ExtractErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support).
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).
      */
     422: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows.
+     *
      */
     429: ErrorResponse;
     /**
@@ -1369,11 +1389,14 @@ export type AgentExecuteErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support).
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).
      */
     422: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows.
+     *
      */
     429: ErrorResponse;
     /**
@@ -1445,7 +1468,10 @@ export type EndSessionErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows.
+     *
      */
     429: ErrorResponse;
     /**
@@ -1513,7 +1539,10 @@ export type ReplaySessionErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows.
+     *
      */
     429: ErrorResponse;
     /**
@@ -1559,7 +1588,10 @@ export type GetBrowserSessionErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows.
+     *
      */
     429: ErrorResponse;
     /**
@@ -1609,7 +1641,10 @@ export type UpdateBrowserSessionErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows.
+     *
      */
     429: ErrorResponse;
     /**
@@ -1655,7 +1690,10 @@ export type GetBrowserSessionDebugErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows.
+     *
      */
     429: ErrorResponse;
     /**
@@ -1857,6 +1895,13 @@ export type GetLiveFrameErrors = {
      * The session has ended, expired or its browser crashed.
      */
     410: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows.
+     *
+     */
+    429: ErrorResponse;
     /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
