@@ -61,6 +61,8 @@ export interface CoreConfig {
   pageHeapMb: number;
   /** Bytes one project's downloads and profiles may hold on disk (0: no limit); see browser/project-disk-quota.ts. */
   projectDiskBytes: number;
+  /** Operations one session may hold, running or waiting for their turn; past it a new one is a 429. */
+  sessionQueueMax: number;
 }
 
 /** A web search provider: a SearXNG instance (its JSON API), or Brave Search with its key. */
@@ -101,6 +103,7 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   browserIdentity: { sandbox: false, summary: 'Chromium runs as this user; sandbox off' },
   pageHeapMb: 1024,
   projectDiskBytes: 1024 * MIB,
+  sessionQueueMax: 8,
 };
 
 /**
@@ -143,6 +146,7 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, m
     browserIdentity: browserIdentityFromEnv(env, chromiumPath),
     pageHeapMb: envInteger(env, 'DECKHAND_PAGE_HEAP_MB', DEFAULT_CORE_CONFIG.pageHeapMb, 0),
     projectDiskBytes: envInteger(env, 'DECKHAND_PROJECT_DISK_MB', DEFAULT_CORE_CONFIG.projectDiskBytes / MIB, 0) * MIB,
+    sessionQueueMax: envInteger(env, 'DECKHAND_SESSION_QUEUE_MAX', DEFAULT_CORE_CONFIG.sessionQueueMax),
   };
 }
 

@@ -16,7 +16,7 @@ import {
   type AuthInfo,
   type McpServer,
 } from '@modelcontextprotocol/server';
-import { DeckhandError, type SessionManager } from '@deckhand/core';
+import { DeckhandError, TokenBuckets, type SessionManager } from '@deckhand/core';
 import { ActiveSession } from './active-session.js';
 import type { McpSessionOptions } from './session-options.js';
 import { createToolServer } from './tool-server.js';
@@ -32,6 +32,12 @@ export interface McpEndpointOptions {
   /** An MCP session with no request for this long is closed, and its browser session with it (unless keepAlive). */
   idleMs: number;
   version: string;
+  /**
+   * Per project: MCP sessions held open at once (2025-11-25 sessions and 2026-07-28 active sessions
+   * together), and new ones a second. Each holds a tool server until it idles out, so without a cap a
+   * burst of initialize requests held memory for DECKHAND_MCP_IDLE_MS. Absent or 0: no limit.
+   */
+  limits?: { maxSessions?: number; openRate?: number };
   onUnexpectedError?: (error: unknown, tool: string) => void;
 }
 
@@ -40,6 +46,9 @@ export interface McpEndpoint {
   /** Closes every MCP session (ending their browser sessions unless keepAlive). */
   close(): Promise<void>;
 }
+
+/** The hint past the cap, as for a session slot: a slot frees when a client closes or idles out. */
+const CAP_RETRY_AFTER_S = 5;
 
 interface Held {
   projectId: string;
@@ -60,6 +69,22 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
   const legacy = new Map<string, Held>();
   /** 2026-07-28 active sessions by project and options. */
   const modern = new Map<string, Held>();
+  /** 2025-11-25 sessions being initialized, per project: counted against the cap before they are held. */
+  const opening = new Map<string, number>();
+  const openings = new TokenBuckets();
+
+  /** A 429 when the project may not open another MCP session now (its rate, or its cap). */
+  const admit = (projectId: string) => {
+    const { maxSessions, openRate } = opts.limits ?? {};
+    const wait = openRate ? openings.take(projectId, openRate) : undefined;
+    if (wait !== undefined) {
+      throw new DeckhandError('rate_limited', `This project opened more than ${openRate} MCP sessions a second (initialize); retry in ${wait} s`, undefined, { retryAfterSeconds: wait });
+    }
+    const held = [...legacy.values(), ...modern.values()].filter((h) => h.projectId === projectId).length + (opening.get(projectId) ?? 0);
+    if (maxSessions && held >= maxSessions) {
+      throw new DeckhandError('rate_limited', `This project has ${maxSessions} open MCP sessions, its limit: close one (DELETE /mcp with its Mcp-Session-Id) or let one idle out, then initialize again`, undefined, { retryAfterSeconds: CAP_RETRY_AFTER_S });
+    }
+  };
 
   const idle = (map: Map<string, Held>, key: string, held: Held) => {
     clearTimeout(held.timer);
@@ -80,7 +105,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
   const modernHandler = createMcpHandler(
     (ctx) => {
       const caller = ctx.authInfo?.extra?.caller as Caller;
-      const key = `${caller.projectId}\0${JSON.stringify(caller.options)}`;
+      const key = modernKey(caller);
       let held = modern.get(key);
       if (!held) {
         const active = new ActiveSession(opts.sessions, caller.projectId, caller.options);
@@ -104,6 +129,18 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       idle(legacy, sessionId, held);
       return held.transport!.handleRequest(request);
     }
+    admit(caller.projectId);
+    opening.set(caller.projectId, (opening.get(caller.projectId) ?? 0) + 1);
+    try {
+      return await initializeLegacy(request, caller);
+    } finally {
+      const left = opening.get(caller.projectId)! - 1;
+      if (left > 0) opening.set(caller.projectId, left);
+      else opening.delete(caller.projectId);
+    }
+  }
+
+  async function initializeLegacy(request: Request, caller: Caller): Promise<Response> {
     const active = new ActiveSession(opts.sessions, caller.projectId, caller.options);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -130,6 +167,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       }
       const caller: Caller = { projectId: opts.projectOf(request), options: opts.optionsOf(request) };
       if (await isLegacyRequest(request)) return serveLegacy(request, caller);
+      if (!modern.has(modernKey(caller))) admit(caller.projectId);
       const authInfo: AuthInfo = { token: '', clientId: caller.projectId, scopes: [], extra: { caller } };
       return modernHandler.fetch(request, { authInfo });
     },
@@ -139,6 +177,11 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       await Promise.all([...modern.keys()].map((key) => drop(modern, key)));
     },
   };
+}
+
+/** A 2026-07-28 active session is kept per project and query options. */
+function modernKey(caller: Caller): string {
+  return `${caller.projectId}\0${JSON.stringify(caller.options)}`;
 }
 
 async function closeAll(server: McpServer, active: ActiveSession): Promise<void> {

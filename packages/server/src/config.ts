@@ -20,6 +20,13 @@ export interface ServerConfig {
   /** DevTools websockets (cdpUrl, debugUrl) one project may hold open at once; 0: no cap. */
   relaySocketsPerProject: number;
   mcp: McpConfig;
+  live: LiveConfig;
+}
+
+/** The live page's pictures: each is a screenshot, so how many may be taken at once is bounded (0: no bound). */
+export interface LiveConfig {
+  framesPerSession: number;
+  framesPerProject: number;
 }
 
 /** The hosted MCP endpoint (/mcp). */
@@ -30,6 +37,9 @@ export interface McpConfig {
   idleMs: number;
   /** The operator's proxy for proxies=true (DECKHAND_PROXY_URL); without one proxies=true is refused. */
   proxyUrl?: string;
+  /** Per project: MCP sessions open at once (DECKHAND_MCP_MAX_SESSIONS) and opened a second (DECKHAND_MCP_INIT_RATE); 0: none. */
+  maxSessions: number;
+  openRate: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -177,6 +187,12 @@ export function loadServerConfig(env: Record<string, string | undefined>): Serve
       modelName: env.DECKHAND_MCP_MODEL || DEFAULT_MODEL,
       idleMs: envInteger(env, 'DECKHAND_MCP_IDLE_MS', 10 * 60_000, 1),
       proxyUrl: env.DECKHAND_PROXY_URL || undefined,
+      maxSessions: envLimit(env, 'DECKHAND_MCP_MAX_SESSIONS', 16, true),
+      openRate: envLimit(env, 'DECKHAND_MCP_INIT_RATE', 5, false),
+    },
+    live: {
+      framesPerSession: envLimit(env, 'DECKHAND_LIVE_FRAMES_PER_SESSION', 2, true),
+      framesPerProject: envLimit(env, 'DECKHAND_LIVE_FRAMES_PER_PROJECT', 8, true),
     },
   };
 }

@@ -10,6 +10,7 @@ import { createLiveTokens } from './live-tokens';
 import { loadServerConfig } from './config';
 import { createLogger } from './logger';
 import { createHostedMcp } from './mcp-route';
+import { listenOrigin, type PublicOrigin } from './public-url';
 import { listen } from './serve/listen';
 
 export { createApp } from './app';
@@ -42,15 +43,21 @@ export async function startServer(
       return undefined;
     }
   };
-  const cdp = createCdpProxy(sessions, { publicUrl: config.publicUrl });
-  const live = createLiveTokens({ publicUrl: config.publicUrl });
-  const devtools = createDevtoolsLinks(sessions, { publicUrl: config.publicUrl });
+  // Returned URLs are built on DECKHAND_PUBLIC_URL, else on the listen address once it is known.
+  const origin: PublicOrigin = { publicUrl: config.publicUrl };
+  const cdp = createCdpProxy(sessions, origin);
+  const live = createLiveTokens(origin);
+  const devtools = createDevtoolsLinks(sessions, origin);
   const relayCap = relaySockets(config.relaySocketsPerProject);
   const mcp = createHostedMcp(sessions, config, logger);
   const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp });
   const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: (path) => relayCap.admit(devtools.route(path) ?? cdp.route(path)) });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;
+  origin.publicUrl ??= listenOrigin(config.host, server.port);
+  if (!config.publicUrl && origin.publicUrl !== url) {
+    logger.warn('DECKHAND_PUBLIC_URL is not set: returned URLs are built on this machine\'s name; set it to the URL clients reach the server at', { url: origin.publicUrl });
+  }
   if (config.apiKeys.size === 0) {
     logger.warn('no API keys configured: accepting unauthenticated requests (allowed because the server is bound to loopback)', { host: config.host });
   }

@@ -15,6 +15,7 @@ export function createHostedMcp(sessions: SessionManager, config: ServerConfig, 
     sessions,
     loopback: isLoopback(config.host),
     idleMs: config.mcp.idleMs,
+    limits: { maxSessions: config.mcp.maxSessions, openRate: config.mcp.openRate },
     version: MCP_SERVER_VERSION,
     optionsOf: (request) => sessionOptionsFromQuery(new URL(request.url).searchParams, config.mcp),
     projectOf: (request) => {

@@ -1105,7 +1105,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support). */
+        /** @description The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one). */
         Unprocessable: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -1132,8 +1132,10 @@ export interface components {
             };
         };
         /**
-         * @description The project sent more requests than its rate allows (`rate_limited`), or its downloads and
-         *     browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+         * @description `rate_limited`: the project sent more requests than its rate allows, or the session already
+         *     holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+         *     pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+         *     project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
          */
         RateLimited: {
             headers: {
@@ -1368,6 +1370,7 @@ export interface operations {
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -1419,6 +1422,7 @@ export interface operations {
             408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ModelError"];
@@ -1893,6 +1897,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };

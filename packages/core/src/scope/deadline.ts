@@ -55,6 +55,7 @@ export class Deadline {
   }
 }
 
+/** Its own deadline's error, else the caller gave up (a client that went away): a cancellation, not a failure. */
 function abortReason(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new DeckhandError('timeout', 'The operation was cancelled');
+  return signal.reason instanceof DeckhandError ? signal.reason : new DeckhandError('timeout', 'The operation was cancelled: its caller went away');
 }

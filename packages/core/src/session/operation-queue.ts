@@ -1,17 +1,32 @@
 // Runs a session's operations one at a time, in arrival order. An operation whose caller gives up
-// (its signal aborts) before its turn is dropped and never touches the browser.
+// (its signal aborts) before its turn is dropped and never touches the browser. The queue is bounded:
+// each waiting operation holds a request (a socket, a stream) open, and 200 of them on one session
+// held 200 sockets for nothing but their turn.
 import { DeckhandError } from '../errors.js';
+
+/** What a client is told to wait past a full queue: operations take seconds, not minutes. */
+const FULL_RETRY_AFTER_S = 2;
 
 export class OperationQueue {
   private tail: Promise<void> = Promise.resolve();
   private waiting = 0;
+
+  constructor(private readonly max: number) {}
 
   /** Operations queued or running. */
   get size(): number {
     return this.waiting;
   }
 
+  /** A 429 when another operation would be one too many (checked again by run). */
+  assertRoom(): void {
+    if (this.waiting >= this.max) {
+      throw new DeckhandError('rate_limited', `This session already has ${this.max} operations running or waiting for their turn; retry in ${FULL_RETRY_AFTER_S} s`, undefined, { retryAfterSeconds: FULL_RETRY_AFTER_S });
+    }
+  }
+
   run<T>(operation: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    this.assertRoom();
     this.waiting++;
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => reject(cancellation(signal!));

@@ -11,6 +11,7 @@ import type { OnModelCall } from '../models/model-calls.js';
 import type { StartRequest } from '../types.js';
 import { goneError, Session } from './session.js';
 import { settingsFrom, type SessionSettings } from '../scope/session-settings.js';
+import { boundStart } from '../request-bounds.js';
 import { InMemorySessionStore, type SessionStore } from './session-store.js';
 import { FinishedSessions } from './finished-sessions.js';
 
@@ -53,6 +54,7 @@ export class SessionManager {
 
   async start(projectId: string, req: StartRequest, opts: StartOptions = {}): Promise<Session> {
     if (req.modelName !== undefined) checkModelName(req.modelName);
+    boundStart(req);
     const startingHere = this.starting.get(projectId) ?? 0;
     if (this.store.size + sum(this.starting.values()) >= this.config.maxSessions) {
       throw limitError(`Too many sessions (limit ${this.config.maxSessions}); end one and retry`);

@@ -42,6 +42,7 @@ import { SessionHistory } from './history.js';
 import type { OpContext, OperationScope } from '../scope/operation-scope.js';
 import { OperationQueue } from './operation-queue.js';
 import { recordedAgentParameters, recordedParameters } from './recorded-parameters.js';
+import { boundAct, boundAgent, boundExtract, boundObserve } from '../request-bounds.js';
 import { SessionSecrets } from './session-secrets.js';
 import type { SessionSettings } from '../scope/session-settings.js';
 import type { EndReason } from './tombstones.js';
@@ -79,6 +80,11 @@ export interface FinalLook {
   picture?: Buffer;
 }
 
+/** A page whose renderer died was replaced by a blank one (active-page.ts). */
+function pageCrashed(url: string): DeckhandError {
+  return new DeckhandError('unprocessable', `The page crashed (its renderer died: out of memory, or Page.crash) at ${url || 'about:blank'}; the session goes on in a blank page: navigate to continue`);
+}
+
 /** What history records for an unexpected error: its detail is for the server log only. */
 const UNEXPECTED_RECORD = 'Unexpected error (the detail is in the server log)';
 
@@ -102,7 +108,7 @@ export class Session {
   readonly #config: CoreConfig;
   readonly #onStop: SessionInit['onStop'];
   readonly #diskRoom: SessionInit['diskRoom'];
-  readonly #queue = new OperationQueue();
+  readonly #queue: OperationQueue;
   readonly #history = new SessionHistory();
   readonly #secrets = new SessionSecrets();
   readonly #pages: ActivePage;
@@ -122,6 +128,7 @@ export class Session {
     this.#config = init.config;
     this.#onStop = init.onStop;
     this.#diskRoom = init.diskRoom;
+    this.#queue = new OperationQueue(init.config.sessionQueueMax);
     this.#pages = new ActivePage(init.browser.context);
     this.#relayScope = relayScopeOf(init.config, init.projectId, this.id);
     init.browser.onLost(() => void this.stop('crashed'));
@@ -132,6 +139,11 @@ export class Session {
 
   get state(): SessionState {
     return this.#state;
+  }
+
+  /** A 429 when the session's queue is full: a streamed request hears it before its stream opens. */
+  assertRoom(): void {
+    this.#queue.assertRoom();
   }
 
   /** A browser-level DevTools connection to this session's browser, for the server's relay: its allowlist applies. */
@@ -155,18 +167,21 @@ export class Session {
   }
 
   act(req: ActRequest, ctx: OpContext): Promise<ActResult> {
-    this.#secrets.remember(req.options?.variables);
+    boundAct(req);
+    this.#secrets.remember(req.options?.variables, 'body.options.variables');
     const timeoutMs = req.options?.timeout ?? this.settings.actTimeoutMs ?? this.settings.defaultTimeoutMs;
     return this.perform('act', recordedParameters(req), ctx, timeoutMs, (scope) => act(scope, req));
   }
 
   observe(req: ObserveRequest, ctx: OpContext): Promise<Action[]> {
-    this.#secrets.remember(req.options?.variables);
+    boundObserve(req);
+    this.#secrets.remember(req.options?.variables, 'body.options.variables');
     const timeoutMs = req.options?.timeout ?? this.settings.defaultTimeoutMs;
     return this.perform('observe', recordedParameters(req), ctx, timeoutMs, (scope) => observe(scope, req));
   }
 
   extract(req: ExtractRequest, ctx: OpContext): Promise<unknown> {
+    boundExtract(req);
     // With no schema and no (or a blank) instruction the answer is the page text, and no model is involved.
     const withModel = req.schema !== undefined || Boolean(req.instruction?.trim());
     const timeoutMs = req.options?.timeout ?? this.settings.defaultTimeoutMs;
@@ -178,12 +193,13 @@ export class Session {
    * before it takes the turn (a mode or option this server cannot honour is refused at once).
    */
   agentExecute(req: AgentExecuteRequest, ctx: OpContext, plan: AgentPlan = this.planAgent(req)): Promise<AgentResultDataOutput> {
-    this.#secrets.remember(req.executeOptions.variables);
+    this.#secrets.remember(req.executeOptions.variables, 'body.executeOptions.variables');
     return this.perform('agentExecute', recordedAgentParameters(req), ctx, this.#config.agentTimeoutMs, (scope) => runAgent(scope, plan));
   }
 
   /** What an agent request asks, checked against what this server can do: a 4xx here comes before any stream opens. */
   planAgent(req: AgentExecuteRequest): AgentPlan {
+    boundAgent(req);
     return planAgent(req, this.settings, this.#config.search);
   }
 
@@ -246,12 +262,21 @@ export class Session {
       this.#assertLive();
       this.#state = 'busy';
       clearTimeout(this.#idleTimer);
+      // A page that crashed since the last operation was replaced: this one says so (navigate carries on).
+      const crashedBefore = this.#pages.takeCrash();
       const page = await this.#pages.current();
       const record = this.#history.begin(method, parameters, page.url());
       // The operation's one clock: it starts when the operation takes its turn.
       const deadline = new Deadline(ctx.signal, timeoutMs, method);
       try {
+        if (crashedBefore !== undefined) {
+          if (method !== 'navigate') throw pageCrashed(crashedBefore);
+          ctx.log?.({ category: 'session', message: pageCrashed(crashedBefore).message, level: 1 });
+        }
         const result = maskSecretsDeep(await deadline.race(operation(this.#scope(ctx, page, record, deadline))), this.#secrets.values);
+        // An operation that outlived its page's crash (an act that reports "no element") is answered as the crash.
+        const crashedDuring = this.#pages.takeCrash();
+        if (crashedDuring !== undefined) throw pageCrashed(crashedDuring);
         // Settling swallows a dying browser's errors; a result from a browser that is gone is not one.
         if (!this.#browser.isConnected()) throw new Error('Browser disconnected');
         this.#history.finish(record, result, (await this.#pages.current()).url());
@@ -369,6 +394,8 @@ export class Session {
   #asOperationError(error: unknown): unknown {
     if (this.#isLive() && !this.#browser.isConnected()) void this.stop('crashed');
     if (!this.#isLive()) return goneError(this.#state as EndReason);
-    return error;
+    // The page died under the operation: it is replaced, and this operation is the one that says so.
+    const crashed = isDeckhandError(error) && error.code === 'unprocessable' ? undefined : this.#pages.takeCrash();
+    return crashed !== undefined ? pageCrashed(crashed) : error;
   }
 }

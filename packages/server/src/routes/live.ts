@@ -3,6 +3,7 @@
 // in for the API key. A session that ended recently keeps its page: its final log and last picture.
 import { randomBytes } from 'node:crypto';
 import { DeckhandError, isDeckhandError, type Session } from '@deckhand/core';
+import { InFlight } from '../in-flight';
 import { renderLivePage } from '../live-page';
 import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
@@ -17,7 +18,12 @@ function pageHeaders(nonce: string): Record<string, string> {
   };
 }
 
-export function liveHandlers({ sessions, live, devtools }: RouteDeps): Pick<Handlers, 'getLivePage' | 'getLiveState' | 'getLiveFrame' | 'getDevtools'> {
+export function liveHandlers({ sessions, live, devtools, config }: RouteDeps): Pick<Handlers, 'getLivePage' | 'getLiveState' | 'getLiveFrame' | 'getDevtools'> {
+  const pictures = new InFlight();
+  const picturesOf = (session: Session) => [
+    { key: `session\0${session.id}`, limit: config.live.framesPerSession, what: 'This session' },
+    { key: `project\0${session.projectId}`, limit: config.live.framesPerProject, what: 'This project' },
+  ];
   /** The session the request's view token was made for, live or recently ended (401 otherwise; 404 or 410 as for any session). */
   const sessionOf = (id: string, token: string): Session => {
     const projectId = live.projectOf(id, token);
@@ -55,7 +61,7 @@ export function liveHandlers({ sessions, live, devtools }: RouteDeps): Pick<Hand
       const { id } = c.req.valid('param');
       const session = sessionOf(id, c.req.valid('query').token);
       const last = session.finalLook();
-      const jpeg = last ? (await last).picture : await session.picture();
+      const jpeg = last ? (await last).picture : await pictures.run(picturesOf(session), () => session.picture());
       if (!jpeg) throw new DeckhandError('session_gone', 'Session has ended; nobody was watching it, so it has no last picture');
       return c.body(new Uint8Array(jpeg), 200, { 'content-type': 'image/jpeg', 'cache-control': 'no-store' });
     },

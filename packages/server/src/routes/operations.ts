@@ -1,15 +1,17 @@
 // Session operations: navigate, act, observe, extract, agentExecute. Validate → look up → core → shape.
-import type { AgentCacheEntryOutput } from '@deckhand/core';
+import type { AgentCacheEntryOutput, Session } from '@deckhand/core';
 import { respond, wantsStream } from '../respond';
 import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
 
+const roomIn = (session: Session) => (session.assertRoom(), session);
+
 type CommonHeaders = { 'x-stream-response'?: string; 'x-model-api-key'?: string; 'browserbase-cache-bypass'?: string };
 
 export function operationHandlers({ sessions, config }: RouteDeps): Pick<Handlers, 'navigate' | 'act' | 'observe' | 'extract' | 'agentExecute'> {
-  /** Looks the session up (404/410 before any stream opens) and reads the common headers. */
+  /** Looks the session up (404/410, and 429 for a full queue, before any stream opens) and reads the common headers. */
   const prepare = (projectId: string, id: string, headers: CommonHeaders, streamResponse: boolean | undefined) => ({
-    session: sessions.get(projectId, id),
+    session: roomIn(sessions.get(projectId, id)),
     stream: wantsStream(streamResponse, headers['x-stream-response']),
     modelApiKey: headers['x-model-api-key'] || undefined,
     cacheBypass: headers['browserbase-cache-bypass'] === 'true',

@@ -1023,8 +1023,14 @@ export type NavigateErrors = {
      */
     413: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
-     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).
+     */
+    422: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
      *
      */
     429: ErrorResponse;
@@ -1109,8 +1115,14 @@ export type ActErrors = {
      */
     413: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
-     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).
+     */
+    422: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
      *
      */
     429: ErrorResponse;
@@ -1195,12 +1207,14 @@ export type ObserveErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support).
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).
      */
     422: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
-     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
      *
      */
     429: ErrorResponse;
@@ -1285,12 +1299,14 @@ export type ExtractErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support).
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).
      */
     422: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
-     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
      *
      */
     429: ErrorResponse;
@@ -1379,12 +1395,14 @@ export type AgentExecuteErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, or an agent mode the model does not support).
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).
      */
     422: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
-     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
      *
      */
     429: ErrorResponse;
@@ -1457,8 +1475,10 @@ export type EndSessionErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
-     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
      *
      */
     429: ErrorResponse;
@@ -1527,8 +1547,10 @@ export type ReplaySessionErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
-     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
      *
      */
     429: ErrorResponse;
@@ -1575,8 +1597,10 @@ export type GetBrowserSessionErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
-     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
      *
      */
     429: ErrorResponse;
@@ -1627,8 +1651,10 @@ export type UpdateBrowserSessionErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
-     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
      *
      */
     429: ErrorResponse;
@@ -1675,8 +1701,10 @@ export type GetBrowserSessionDebugErrors = {
      */
     410: ErrorResponse;
     /**
-     * The project sent more requests than its rate allows (`rate_limited`), or its downloads and
-     * browser profiles fill its disk quota (`disk_quota`, DECKHAND_PROJECT_DISK_MB).
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
      *
      */
     429: ErrorResponse;
@@ -1883,6 +1911,14 @@ export type GetLiveFrameErrors = {
      * The session has ended, expired or its browser crashed.
      */
     410: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
     /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
