@@ -123,7 +123,7 @@ function mainHeading(page: Page): string | undefined {
 }
 
 /** "Price: $12" on one line, "Price" then "$12" on the next, a labelled field's value, or a two-column table row. */
-function labelledValue(page: Page, label: string): string | undefined {
+export function labelledValue(page: Page, label: string): string | undefined {
   const { lines } = page;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -144,7 +144,7 @@ function labelledValue(page: Page, label: string): string | undefined {
 }
 
 /** Tables as rows of cell texts, header row first. */
-function tables(page: Page): string[][][] {
+export function tables(page: Page): string[][][] {
   const { lines } = page;
   const out: string[][][] = [];
   lines.forEach((line, i) => {
@@ -173,7 +173,7 @@ function words(text: string): string[] {
     .filter(Boolean);
 }
 
-function sameWords(a: string, b: string): boolean {
+export function sameWords(a: string, b: string): boolean {
   return words(a).join(' ') === words(b).join(' ');
 }
 
