@@ -70,8 +70,10 @@ export function splitSteps(instruction: string): PlannedStep[] {
   return withReads(steps);
 }
 
-/** A step that only reads ("copy the text of …"). */
+/** A step that only reads ("copy the text of …"), or finds what the next step calls "it" ("read the order number"). */
 const READS = /^(?:copy|remember|memori[sz]e|note)\b/i;
+const FINDS = /^(?:read|find|look up|locate|get|see|check)\b/i;
+const USES = /\b(?:it|that|this)\b/i;
 
 /** "copy X" and the step that uses what it read ("paste it into Y") are one act, so the value read is at hand. */
 function withReads(steps: PlannedStep[]): PlannedStep[] {
@@ -79,7 +81,7 @@ function withReads(steps: PlannedStep[]): PlannedStep[] {
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i]!;
     const next = steps[i + 1];
-    if (READS.test(step.text) && next) {
+    if (next && (READS.test(step.text) || (FINDS.test(step.text) && USES.test(next.text.replace(QUOTED, ''))))) {
       out.push({ text: `${step.text}; ${next.text}` });
       i += 1;
     } else out.push(step);

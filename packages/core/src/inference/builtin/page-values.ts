@@ -32,7 +32,7 @@ export function textOf(page: Page, target: string): ReadValue {
     if (text === MASKED) return { failure: `the value of [${e.id}] ${describeElement(e)} is hidden and is not read` };
     if (text !== undefined && text !== '') return { value: text };
   }
-  const labelled = labelledValue(page, target);
+  const labelled = labelledValue(page, target.replace(/^(?:the|a|an) /i, ''));
   if (labelled !== undefined && labelled !== MASKED) return { value: labelled };
   return { failure: `found no text for "${target}" on the page${'failure' in found ? ` (${found.failure})` : ''}` };
 }
@@ -41,10 +41,20 @@ function cellOf(page: Page, row: string, column: string): ReadValue {
   const hits: string[] = [];
   for (const table of tables(page)) {
     const [header, ...body] = table;
-    const col = header?.findIndex((h) => sameWords(h, column)) ?? -1;
+    const col = header?.findIndex((h) => namesColumn(h, column)) ?? -1;
     if (col < 0) continue;
-    for (const r of body) if (r.some((cell, i) => i !== col && sameWords(cell, row)) && r[col] !== undefined) hits.push(r[col]!);
+    for (const r of body) if (r.some((cell, i) => i !== col && sameWords(cell, row.replace(/^(?:the|a|an) /i, ''))) && r[col] !== undefined) hits.push(r[col]!);
   }
   if (hits.length === 1) return { value: hits[0]! };
   return { failure: hits.length === 0 ? `no table has a "${column}" column with a "${row}" row` : `"${row}" names ${hits.length} rows with a "${column}" column` };
+}
+
+/** Words a column is called by besides its header ("the Pro price" for the column "Pro"). */
+const CELL_WORDS = new Set(['price', 'value', 'amount', 'cost', 'number', 'entry', 'cell', 'figure']);
+
+function namesColumn(header: string, phrase: string): boolean {
+  if (sameWords(header, phrase)) return true;
+  const said = phrase.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const head = header.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return head.length > 0 && head.every((w) => said.includes(w)) && said.every((w) => head.includes(w) || CELL_WORDS.has(w));
 }

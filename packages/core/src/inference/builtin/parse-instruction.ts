@@ -143,7 +143,7 @@ const RULES: Rule[] = [
   [/^(?:select|choose|pick)(?: out)? (.+)$/i, (m, text) => choose(text, m[1]!)],
   [/^(?:sort|filter|order) (?:\w+ )?by (.+)$/i, (m, text) => choose(text, m[1]!)],
   // Clicking, said in so many words.
-  [/^(?:click on|click|tap on|tap|press on|press|push|hit|activate|double[- ]click(?: on)?) (.+)$/i, (m) => ({ kind: 'click', target: m[1]!, literal: true, goes: true })],
+  [/^(?:click on|click|tap on|tap|press on|press|push|hit|activate) (.+)$/i, (m) => ({ kind: 'click', target: m[1]!, literal: true, goes: true })],
   [/^(?:switch to|go to|navigate to|head to|jump to|get to) (.+)$/i, (m) => (looksLikeUrl(m[1]!) ? undefined : { kind: 'click', target: m[1]!, goes: true })],
   [/^(?:go back|navigate back|head back|get back) to (.+)$/i, (m) => ({ kind: 'click', target: m[1]!, verb: verb('back', false), goes: true })],
   [/^(follow|open|view|show|see|read|visit|launch|access|return to|watch|listen to) (.+)$/i, (m) => ({ kind: 'click', target: m[2]!, verb: verb(m[1]!, false), goes: true })],
@@ -161,9 +161,18 @@ export function parseInstruction(instruction: string): Intent {
   const text = clean(instruction);
   const parts = splitSteps(text);
   if (parts.length > 1 && parts.slice(1).every((p) => STEP_START.test(p))) {
-    return { kind: 'steps', steps: parts.map(parseStep) };
+    return { kind: 'steps', steps: parts.map((p, i) => readFor(p, parts[i + 1]) ?? parseStep(p)) };
   }
   return parseStep(text);
+}
+
+/** "read the order number and type it into …": a step that finds a value the next one types as "it" or "that". */
+const FINDS = /^(?:read|find|look up|locate|get|see|check) (.+)$/i;
+const USES = /\b(?:it|that|this)\b/i;
+
+function readFor(part: string, next: string | undefined): Intent | undefined {
+  const m = FINDS.exec(part);
+  return m && next && USES.test(maskQuotes(next)) ? { kind: 'read', target: m[1]! } : undefined;
 }
 
 /** Longest step (its words outside quotes) the grammar reads: a longer one is no single step, and the bound keeps parsing linear. */
@@ -171,7 +180,7 @@ const MAX_STEP_CHARS = 300;
 /** Clauses that put a condition or a purpose on a step: the model carries out none of them. */
 const CONDITION = /\b(?:so that|so it|such that|until|in order to|unless|only if|as long as|at least|at most|exactly|twice|thrice|\d+ times)\b.*$/i;
 /** Verbs of actions the model does not carry out: refused, never read as the name of a control. */
-const NOT_DONE = /^(?:resize|zoom|rotate|crop|stretch|shrink|enlarge|cut|screenshot|upload|count|calculate|compute|add up|multiply|divide|subtract|solve|translate|summari[sz]e|draw|paint|right[- ]click|triple[- ]click|long[- ]press)\b/i;
+const NOT_DONE = /^(?:resize|zoom|rotate|crop|stretch|shrink|enlarge|cut|screenshot|upload|count|calculate|compute|add up|multiply|divide|subtract|solve|translate|summari[sz]e|draw|paint|right[- ]click|double[- ]click|triple[- ]click|long[- ]press)\b/i;
 
 function parseStep(raw: string): Intent {
   const masked = maskQuotes(raw);

@@ -25,6 +25,11 @@ const WHAT_SAYS = /^what (.+?) (?:says|shows|displays|reads|contains)$/i;
 const CELL = /^(?:the )?(?:value|entry|cell|number|text)? ?(?:in|under) (?:the )?(.+?) column (?:of|for|in) (?:the )?(.+?)(?: row)?$/i;
 const CELL_BY_ROW = /^(?:the )?(?:value|entry|cell|number|text)? ?(?:in|of) (?:the )?(.+?) row (?:in|under|of) (?:the )?(.+?)(?: column)?$/i;
 
+/** "Linus's email (in the table)": the row's cell in that column. */
+const POSSESSIVE = /^(?:the )?(.+?)['’]s (.+?)(?: (?:in|from) the table)?$/i;
+/** "the city of Grace Hopper (from the table)", "the Pro price for Storage": a column, then a row. */
+const COLUMN_OF = /^the (.+?) (?:of|for) (.+?)(?: (?:in|from) the table)?$/i;
+
 /** A bare value: a single token, or several words that name no description, are literal. */
 export function bareValue(text: string): BareValue {
   const value = text.trim();
@@ -35,6 +40,10 @@ export function bareValue(text: string): BareValue {
   if (byRow) return { source: { kind: 'cell', row: byRow[1]!, column: byRow[2]! } };
   const of = TEXT_OF.exec(value) ?? WHAT_SAYS.exec(value);
   if (of) return { source: { kind: 'textOf', target: of[1]! } };
+  const owned = POSSESSIVE.exec(value);
+  if (owned) return { source: { kind: 'cell', row: owned[1]!, column: owned[2]! } };
+  const ofRow = COLUMN_OF.exec(value);
+  if (ofRow) return { source: { kind: 'cell', column: ofRow[1]!, row: ofRow[2]! } };
   if (!/\s/.test(value) || !DESCRIBING.test(value)) return { literal: value };
   return { described: value };
 }
