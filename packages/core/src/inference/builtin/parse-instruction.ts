@@ -160,6 +160,7 @@ export const STEP_START = new RegExp(
 export function parseInstruction(instruction: string): Intent {
   const text = clean(instruction);
   const parts = splitSteps(text);
+  if (parts.length > MAX_STEPS) return { kind: 'refuse', words: parts.slice(MAX_STEPS).join(', ').slice(0, 80), why: `an instruction of more than ${MAX_STEPS} steps is more than one act carries out` };
   if (parts.length > 1 && parts.slice(1).every((p) => STEP_START.test(p))) {
     return { kind: 'steps', steps: parts.map((p, i) => readFor(p, parts[i + 1]) ?? parseStep(p)) };
   }
@@ -175,6 +176,8 @@ function readFor(part: string, next: string | undefined): Intent | undefined {
   return m && next && USES.test(maskQuotes(next)) ? { kind: 'read', target: m[1]! } : undefined;
 }
 
+/** Most steps (or list items) one instruction may hold: the agent's default step budget. */
+const MAX_STEPS = 20;
 /** Longest step (its words outside quotes) the grammar reads: a longer one is no single step, and the bound keeps parsing linear. */
 const MAX_STEP_CHARS = 300;
 /** Clauses that put a condition or a purpose on a step: the model carries out none of them. */
@@ -244,7 +247,7 @@ function listOf(text: string): Intent | undefined {
   const m = LIST.exec(text);
   if (!m) return undefined;
   const targets = splitList(m[2]!);
-  if (targets.length < 2) return undefined;
+  if (targets.length < 2 || targets.length > MAX_STEPS) return undefined;
   return { kind: 'steps', steps: targets.map((t) => parseSingle(`${m[1]} ${t}`)) };
 }
 
