@@ -64,7 +64,11 @@ function unread(intent: Intent, chosen: { none?: true }): boolean {
 /** What the steps of one instruction read so far ("copy …" before "paste it into …"). */
 interface Memory {
   read?: string;
+  /** The element the step before acted on: "type "x" into it". */
+  element?: string;
 }
+
+const PRONOUN_TARGET = /^(?:it|there|that|this|that field|this field|the same field)$/i;
 
 function resolve(page: Page, intent: Intent, memory: Memory = {}): Choice {
   const chosen = resolveOne(page, intent, memory);
@@ -100,6 +104,8 @@ function resolveOne(page: Page, intent: Intent, memory: Memory): Choice {
     case 'fill': {
       const value = intent.source ? readValue(page, intent.source, memory.read) : { value: intent.value };
       if ('failure' in value) return { failure: `Cannot read the value to type: ${value.failure}` };
+      const before = PRONOUN_TARGET.test(intent.target.trim()) && memory.element ? page.snapshot.elements.get(memory.element) : undefined;
+      if (before && isEditable(before)) return fillField(before, applyTransform(value.value, intent.transform));
       return fill(page, intent.target, applyTransform(value.value, intent.transform), intent.verb, intent.search === true);
     }
     case 'set':
@@ -152,6 +158,7 @@ function steps(page: Page, parts: Intent[]): Choice {
     const step = resolve(page, part, memory);
     if ('failure' in step) return { failure: `Step ${i + 1} of ${parts.length}: ${step.failure}; nothing was done`, ...(step.none && { none: step.none }) };
     chosen.push(step);
+    memory.element = step.elementId;
   }
   if (chosen.length === 0) return { failure: 'The instruction only reads values and does nothing with them on the page' };
   return chain(chosen);

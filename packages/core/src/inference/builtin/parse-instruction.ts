@@ -128,8 +128,13 @@ const RULES: Rule[] = [
   [new RegExp(`^(?:select|choose|pick|set|enter) (?:(${NUMBER})|${VALUE}) (?:with|using) (.+)$`, 'i'), (m) => ({ kind: 'set', value: m[1] ?? valueOf(m, 2), target: m[6]! })],
   [
     new RegExp(`^(?:select|choose|pick) ${LOOSE_VALUE} (?:from|in|on) (.+)$`, 'i'),
-    (m, text) => ({ kind: 'select', option: valueOf(m), target: m[6]!, otherwise: choose(text) }),
+    // Last, a field by that name takes the value ("choose week 12 of 2025 in the Week field").
+    (m, text) => lastly({ kind: 'select', option: valueOf(m), target: m[6]!, otherwise: choose(text) }, setBare(m, text, m[6]!, m[5] ?? valueOf(m))),
   ],
+  // "use the slider to select 35": the control named first takes the value.
+  [new RegExp(`^use (.+?) to (?:select|set|choose|pick|enter|type|input) (?:(${NUMBER})|${VALUE}|(\\S+))$`, 'i'), (m) => ({ kind: 'set', value: m[2] ?? m[7] ?? valueOf(m, 3), target: m[1]! })],
+  // "clear the Search field": its value emptied; else a control called so ("Clear filters").
+  [/^(?:clear|empty|erase)(?: out)? (.+)$/i, (m, text) => ({ kind: 'fill', value: '', target: m[1]!, otherwise: actOn(text) })],
   // Switches, boxes and sections: the state asked for.
   [/^(?:uncheck|untick|deselect|unselect|unmark) (.+)$/i, (m) => ({ kind: 'toggle', on: false, target: m[1]! })],
   [/^(?:check|tick|mark|cross)(?: off)? (.+)$/i, (m, text) => ({ kind: 'toggle', on: true, target: m[1]!, otherwise: actOn(text) })],
@@ -187,7 +192,7 @@ const NOT_DONE = /^(?:resize|zoom|rotate|crop|stretch|shrink|enlarge|cut|screens
 
 function parseStep(raw: string): Intent {
   const masked = maskQuotes(raw);
-  if (masked.replace(/\s+/g, ' ').length > MAX_STEP_CHARS) {
+  if (masked.replace(/\u0001/g, '').replace(/\s+/g, ' ').length > MAX_STEP_CHARS) {
     return { kind: 'refuse', words: `${raw.slice(0, 60)}…`, why: `a step of more than ${MAX_STEP_CHARS} characters (outside quotes) is not one step the offline model reads` };
   }
   const verbWord = NOT_DONE.exec(masked);
@@ -232,18 +237,26 @@ function typeBare(value: string, target: string): Intent {
 }
 
 /** "set X to V": V names an option or a state as it is; as a field's value it must be literal or read from the page. */
-function setBare(m: RegExpExecArray, text: string): Intent {
-  const loose = m[6];
-  if (loose === undefined) return { kind: 'set', value: valueOf(m, 2), target: m[1]!, otherwise: actOn(text) };
+function setBare(m: RegExpExecArray, text: string, target = m[1]!, loose: string | undefined = m[6]): Intent {
+  if (loose === undefined) return { kind: 'set', value: valueOf(m, 2), target, otherwise: actOn(text) };
   const bare = bareValue(loose);
-  if ('source' in bare) return { kind: 'fill', value: '', target: m[1]!, source: bare.source };
-  return { kind: 'set', value: loose, target: m[1]!, ...('described' in bare && { described: true as const }), otherwise: actOn(text) };
+  if ('source' in bare) return { kind: 'fill', value: '', target, source: bare.source };
+  return { kind: 'set', value: loose, target, ...('described' in bare && { described: true as const }), otherwise: actOn(text) };
 }
 
 /** A verb with a list of targets ("tick Refunds, Billing and Inventory"): read as one step per target, tried when nothing is named by the whole. */
 const LIST = /^(select|choose|pick|check|tick|uncheck|untick|click|tap|press|enable|disable) (.+)$/i;
 
+/** "fill in First name "Ada", Last name "Lovelace" and City "London"": one field and its quoted value per item. */
+const FILL_LIST = /^(?:fill in|fill out|fill|enter|type|input) (.+)$/i;
+const FIELD_VALUE = new RegExp(`^(.+?) ${VALUE}$`);
+
 function listOf(text: string): Intent | undefined {
+  const fills = FILL_LIST.exec(text);
+  const pairs = fills ? splitList(fills[1]!).map((item) => FIELD_VALUE.exec(item)) : [];
+  if (pairs.length >= 2 && pairs.length <= MAX_STEPS && pairs.every(Boolean)) {
+    return { kind: 'steps', steps: pairs.map((p) => ({ kind: 'fill', value: valueOf(p!, 2), target: p![1]! })) };
+  }
   const m = LIST.exec(text);
   if (!m) return undefined;
   const targets = splitList(m[2]!);
@@ -327,8 +340,8 @@ function splitSteps(text: string): string[] {
     }
     joint.lastIndex = i;
     const found = i > start ? joint.exec(text) : null;
-    // A bare comma splits only before a verb ("copy X, paste it into Y"); elsewhere it is part of a name or a list.
-    if (found && (found[0] !== ', ' || STEP_START.test(text.slice(i + 2, i + 40)))) {
+    // "and" or a bare comma splits only before a verb ("copy X, paste it into Y"); elsewhere it is part of a name or a list.
+    if (found && (/then|;/i.test(found[0]) || STEP_START.test(text.slice(i + found[0].length, i + found[0].length + 40)))) {
       parts.push(text.slice(start, i).trim());
       i += found[0].length - 1;
       start = i + 1;

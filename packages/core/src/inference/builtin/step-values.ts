@@ -69,7 +69,7 @@ export function applyTransform(value: string, transform: Transform | undefined):
   return transform === 'upper' ? value.toUpperCase() : transform === 'lower' ? value.toLowerCase() : value;
 }
 
-/** The text with quoted parts blanked (same length), so words inside a value are never read as modifiers. */
+/** The text with quoted parts blanked (same length, with a character that is neither a word nor a space), so words inside a value are never read as modifiers. */
 export function maskQuotes(text: string): string {
-  return text.replace(/"[^"]*"|“[^”]*”|(?<![\p{L}\p{N}])'[^']*'(?![\p{L}\p{N}])/gu, (q) => ' '.repeat(q.length));
+  return text.replace(/"[^"]*"|“[^”]*”|(?<![\p{L}\p{N}])'[^']*'(?![\p{L}\p{N}])/gu, (q) => '\u0001'.repeat(q.length));
 }
