@@ -88,7 +88,7 @@ function resolveOne(page: Page, intent: Intent, memory: Memory): Choice {
     case 'refuse':
       return { failure: `Cannot carry out "${intent.words}": ${intent.why}` };
     case 'read':
-      return { failure: `"copy ${intent.target}" only reads a value for a later step of the same instruction ("…, paste it into <field>"); on its own it does nothing on the page` };
+      return { failure: `"${intent.target}" is read only for the step after it ("…, paste it into <field>")` };
     case 'click':
       return on(page, { ...queryFor('click', intent.target, intent.verb), byOption: true, byAddress: intent.goes === true }, (m) => clickLike(m, intent.literal === true));
     case 'hover':

@@ -116,7 +116,6 @@ const RULES: Rule[] = [
   [new RegExp(`^${TYPE} ([^"“”%]+?) as (.+)$`, 'i'), (m) => typeBare(m[1]!, m[2]!)],
   // "paste it into the textbox": what an earlier step read (or the text of what it names).
   [/^paste (.+?) (?:in|into|inside|to) (.+)$/i, (m) => typeBare(m[1]!, m[2]!)],
-  [/^(?:copy|remember|memori[sz]e|note down|note) (.+)$/i, (m) => ({ kind: 'read', target: m[1]!.replace(/^(?:the )?(?:text|value|contents?|words?)(?: (?:of|in|from|inside|on))? /i, '') })],
   [new RegExp(`^${TYPE} ${VALUE}$`, 'i'), (m) => ({ kind: 'fill', value: valueOf(m), target: '' })],
   // "confirm the password with "x"": a field named by the whole phrase takes the value; else the verb names a control.
   [new RegExp(`^(\\p{L}+(?: .+?)?) with ${VALUE}$`, 'iu'), (m, text) => ({ kind: 'fill', value: valueOf(m, 2), target: m[1]!, otherwise: actOn(text) })],
@@ -172,13 +171,13 @@ export function parseInstruction(instruction: string): Intent {
   return parseStep(text);
 }
 
-/** "read the order number and type it into …": a step that finds a value the next one types as "it" or "that". */
-const FINDS = /^(?:read|find|look up|locate|get|see|check) (.+)$/i;
+/** "copy X, paste it into …", "read the order number and type it into …": a step that finds a value the next one types as "it" or "that" (alone, "copy …" names a Copy control). */
+const FINDS = /^(?:copy|remember|memori[sz]e|note down|note|read|find|look up|locate|get|see|check) (.+)$/i;
 const USES = /\b(?:it|that|this)\b/i;
 
 function readFor(part: string, next: string | undefined): Intent | undefined {
   const m = FINDS.exec(part);
-  return m && next && USES.test(maskQuotes(next)) ? { kind: 'read', target: m[1]! } : undefined;
+  return m && next && USES.test(maskQuotes(next)) ? { kind: 'read', target: m[1]!.replace(/^(?:the )?(?:text|value|contents?|words?)(?: (?:of|in|from|inside|on))? /i, '') } : undefined;
 }
 
 /** Most steps (or list items) one instruction may hold: the agent's default step budget. */
@@ -188,7 +187,7 @@ const MAX_STEP_CHARS = 300;
 /** Clauses that put a condition or a purpose on a step: the model carries out none of them. */
 const CONDITION = /\b(?:so that|so it|such that|until|in order to|unless|only if|as long as|at least|at most|exactly|twice|thrice|\d+ times)\b.*$/i;
 /** Verbs of actions the model does not carry out: refused, never read as the name of a control. */
-const NOT_DONE = /^(?:resize|zoom|rotate|crop|stretch|shrink|enlarge|cut|screenshot|upload|count|calculate|compute|add up|multiply|divide|subtract|solve|translate|summari[sz]e|draw|paint|right[- ]click|double[- ]click|triple[- ]click|long[- ]press)\b/i;
+const NOT_DONE = /^(?:resize|zoom|rotate|crop|stretch|shrink|enlarge|cut|screenshot|count|calculate|compute|add up|multiply|divide|subtract|solve|translate|summari[sz]e|draw|paint|right[- ]click|double[- ]click|triple[- ]click|long[- ]press)\b/i;
 
 function parseStep(raw: string): Intent {
   const masked = maskQuotes(raw);
