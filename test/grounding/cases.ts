@@ -493,6 +493,7 @@ export const CASES: GroundingCase[] = [
     ['use the Tip slider to select 35', ['value tip=35']],
     ['tick Gift wrap, Greeting card and Ribbon', ['checked gift=true', 'checked card=true', 'checked ribbon=true']],
     ['tick Gift wrap, Balloons and Ribbon'],
+    ['tick Gift wrap, Greeting card and Ribbon, then click Save', ['checked gift=true', 'checked card=true', 'checked ribbon=true', 'do save']],
     ['scroll the Notes field to the bottom', ['scrolled notes=bottom']],
     ['resize the Notes field so that it is 200 pixels tall'],
     ['click Save twice'],

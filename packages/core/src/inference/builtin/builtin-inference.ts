@@ -166,7 +166,12 @@ function steps(page: Page, parts: Intent[]): Choice {
 
 function chain(actions: ChosenAction[]): ChosenAction {
   const [first, ...rest] = actions;
-  return rest.length === 0 ? first! : { ...first!, then: chain(rest) };
+  return rest.length === 0 ? first! : after(first!, chain(rest));
+}
+
+/** `action` and the steps it already chains (a list's items), then `next`: no step dropped. */
+function after(action: ChosenAction, next: ChosenAction): ChosenAction {
+  return { ...action, then: action.then ? after(action.then, next) : next };
 }
 
 /** Clicking, or what clicking means for the element found: its option for a dropdown, ticked for a box. */
