@@ -23,6 +23,7 @@ describe('splitSteps', () => {
       { text: 'Copy the text in the textarea; paste it into the textbox' },
       { text: 'press Submit' },
     ]);
+    expect(splitSteps('Click the Notes field and type "ready" into it')).toEqual([{ text: 'Click the Notes field; type "ready" into it' }]);
   });
 
   it("gives a piece built like the step before it that step's verb", () => {

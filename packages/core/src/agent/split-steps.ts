@@ -9,7 +9,8 @@
 //   Conditions box", "sort by price, low to high") or be one more target of its verb ("tick
 //   Refunds and Inventory"): the whole goes to act, which tries it as one name first and then as a
 //   list, every item grounded before any is acted on.
-// A step that copies a value and the step after it that uses it ("paste it into …") are one act.
+// A step that copies a value and the step after it that uses it ("paste it into …"), or a step and
+// the one after it that acts on "it", are one act.
 import { STEP_START } from '../inference/builtin/parse-instruction.js';
 
 /** One step: its words, and the readings tried in order when they ground nothing on the page. */
@@ -74,6 +75,8 @@ export function splitSteps(instruction: string): PlannedStep[] {
 const READS = /^(?:copy|remember|memori[sz]e|note)\b/i;
 const FINDS = /^(?:read|find|look up|locate|get|see|check)\b/i;
 const USES = /\b(?:it|that|this)\b/i;
+/** A step whose target is the element the step before acted on: "type "ready" into it". */
+const INTO_IT = /\b(?:into|in|on|to) (?:it|there)$/i;
 
 /** "copy X" and the step that uses what it read ("paste it into Y") are one act, so the value read is at hand. */
 function withReads(steps: PlannedStep[]): PlannedStep[] {
@@ -81,7 +84,7 @@ function withReads(steps: PlannedStep[]): PlannedStep[] {
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i]!;
     const next = steps[i + 1];
-    if (next && (READS.test(step.text) || (FINDS.test(step.text) && USES.test(next.text.replace(QUOTED, ''))))) {
+    if (next && (READS.test(step.text) || (FINDS.test(step.text) && USES.test(next.text.replace(QUOTED, ''))) || INTO_IT.test(next.text.replace(QUOTED, '')))) {
       out.push({ text: `${step.text}; ${next.text}` });
       i += 1;
     } else out.push(step);
