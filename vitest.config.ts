@@ -19,6 +19,8 @@ export default defineConfig({
       { test: { ...shared, name: 'fuzz', include: ['test/fuzz/**/*.test.ts'] } },
       // Instructions on realistic pages, judged by what happened in the page; prints its score (issue 12).
       { test: { ...shared, name: 'grounding', include: ['test/grounding/**/*.test.ts'] } },
+      // Issue 18's frozen held-out batch: act and agent on task pages nobody tuned for; fails on any false success.
+      { test: { ...shared, name: 'heldout', include: ['test/heldout/**/*.test.ts'] } },
       // The Python client (clients/python): its unittest suite against a real server.
       { test: { ...shared, name: 'python', include: ['test/python/**/*.test.ts'] } },
     ],

@@ -132,12 +132,12 @@ export function taskTable(outcomes: TaskOutcome[], verbose = true): string {
   const categories = [...new Set(outcomes.map((o) => o.task.category))] as Category[];
   const row = (name: string, list: TaskOutcome[]) => {
     const s = scoreTasks(list);
-    return `  ${name.padEnd(14)} ${String(s.tasks).padStart(5)} ${String(s.completed).padStart(9)} ${String(s.refused).padStart(8)} ${String(s.wrong).padStart(6)}`;
+    return `  ${name.padEnd(14)} ${String(s.tasks).padStart(5)} ${String(s.completed).padStart(9)} ${String(s.refused).padStart(8)} ${String(s.wrong).padStart(6)} ${String(s.wrongWithSuccess).padStart(14)}`;
   };
   const held = outcomes.filter((o) => o.task.heldOut);
   const tasks = outcomes.filter((o) => !o.task.refuse);
   const lines = [
-    `  ${'category'.padEnd(14)} ${'tasks'.padStart(5)} ${'completed'.padStart(9)} ${'refused'.padStart(8)} ${'wrong'.padStart(6)}`,
+    `  ${'category'.padEnd(14)} ${'tasks'.padStart(5)} ${'completed'.padStart(9)} ${'refused'.padStart(8)} ${'wrong'.padStart(6)} ${'false success'.padStart(14)}`,
     ...categories.map((c) => row(c, outcomes.filter((o) => o.task.category === c))),
     row('all tasks', tasks),
     row('  held out', held),

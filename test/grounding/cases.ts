@@ -476,4 +476,27 @@ export const CASES: GroundingCase[] = [
     ['save', ['do a11y-save']],
     ['turn on dyslexia-friendly font'],
   ]),
+  // Issue 18: success means done. Described values are read from the page or refused, never typed;
+  // transforms, lists, native controls and element scrolling are carried out in full or refused.
+  ...on('honesty.html', [
+    ['type the text of the Contact sales link into the Reference field', ['value ref=Contact sales']],
+    ['enter the value of Order number into the Reference field', ['value ref=A-7731']],
+    ['read the order number and type it into the Reference field', ['value ref=A-7731']],
+    ['type the text below into the Reference field'],
+    ['enter the total number of extras into the Reference field'],
+    ['type "a-7731" in upper case into the Reference field', ['value ref=A-7731']],
+    ['type "a-7731" in title case into the Reference field'],
+    ['enter 05/20/2027 into the Delivery date field', ['value delivery=2027-05-20']],
+    ['set the pickup time to 9:37 PM', ['value pickup=21:37']],
+    ['enter 31/02/2027 into the Delivery date field'],
+    ['select 12 with the quantity spinner', ['value qty=12']],
+    ['use the Tip slider to select 35', ['value tip=35']],
+    ['tick Gift wrap, Greeting card and Ribbon', ['checked gift=true', 'checked card=true', 'checked ribbon=true']],
+    ['tick Gift wrap, Balloons and Ribbon'],
+    ['tick Gift wrap, Greeting card and Ribbon, then click Save', ['checked gift=true', 'checked card=true', 'checked ribbon=true', 'do save']],
+    ['scroll the Notes field to the bottom', ['scrolled notes=bottom']],
+    ['resize the Notes field so that it is 200 pixels tall'],
+    ['click Save twice'],
+    ['double-click Save'],
+  ]),
 ];

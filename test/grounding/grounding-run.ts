@@ -26,6 +26,8 @@ export interface Outcome {
   effects: string[];
   /** The act's own message. */
   message: string;
+  /** What the act reported. */
+  success: boolean;
 }
 
 export interface GroundingRun {
@@ -67,7 +69,7 @@ async function runCase(session: Session, view: Page, pages: FixtureServer, c: Gr
   const result = await session.act({ input: c.instruction }, ctx);
   const lines = ((await view.evaluate('window.__glog ?? []')) as string[]) ?? [];
   const effects = collapseValues(lines);
-  return { case: c, verdict: judge(c, result.success, effects), effects, message: result.message };
+  return { case: c, verdict: judge(c, result.success, effects), effects, message: result.message, success: result.success };
 }
 
 /** Typing fires one input event per key: a field's last value is what it holds. */

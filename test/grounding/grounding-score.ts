@@ -10,6 +10,8 @@ export interface Score {
   shouldRefuse: number;
   refusedCorrectly: number;
   wrong: number;
+  /** Wrong while the act said success: a clause claimed done and not done (issue 18). */
+  falseSuccess: number;
   /** resolved / shouldAct, in percent. */
   resolvedPercent: number;
 }
@@ -26,6 +28,7 @@ export function score(outcomes: Outcome[]): Score {
     shouldRefuse: refuse.length,
     refusedCorrectly: refuse.filter((o) => o.verdict === 'refused').length,
     wrong: outcomes.filter((o) => o.verdict === 'wrong').length,
+    falseSuccess: outcomes.filter((o) => o.verdict === 'wrong' && o.success).length,
     resolvedPercent: act.length ? Math.round((resolved / act.length) * 1000) / 10 : 0,
   };
 }
@@ -40,6 +43,7 @@ export function scoreTable(model: string, outcomes: Outcome[]): string {
     ['instructions that should be refused', `${s.shouldRefuse}`],
     ['  refused', `${s.refusedCorrectly}`],
     ['wrong (another element or value, or a claimed success without the effect)', `${s.wrong}`],
+    ['  of them claimed success without doing it', `${s.falseSuccess}`],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   const lines = [`grounding: ${model}, ${s.cases} instructions on ${pages} pages`, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)];

@@ -27,6 +27,7 @@ describe('grounding with the built-in offline model', () => {
     console.log(scoreTable(run.model, outcomes));
     const result = score(outcomes);
     expect(result.cases).toBe(CASES.length);
+    expect(result.falseSuccess).toBe(0);
     expect(result.wrong).toBe(0);
     expect(result.resolvedPercent).toBeGreaterThanOrEqual(FLOOR_PERCENT);
   });

@@ -186,4 +186,10 @@ describe('built-in model: extract', () => {
       extract({ schema: { type: 'object', properties: { discountCode: { type: 'string' } }, required: ['discountCode'] } }),
     ).rejects.toThrow(/Could not find discountCode/);
   });
+
+  it('refuses a schema it can fill none of, even with no field required (issue 21), instead of answering {}', async () => {
+    await expect(
+      extract({ schema: { type: 'object', properties: { discountCode: { type: 'string' }, shipping: { type: 'object', properties: { eta: { type: 'string' } } } } } }),
+    ).rejects.toThrow(/Could not find any of discountCode, shipping/);
+  });
 });

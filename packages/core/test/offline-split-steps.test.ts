@@ -12,10 +12,18 @@ describe('splitSteps', () => {
     expect(texts("type 'Ada' into Name, then frobnicate the widget; click Submit")).toEqual(["type 'Ada' into Name", 'frobnicate the widget', 'click Submit']);
   });
 
-  it('keeps a name with "and" or a comma whole, and tries its pieces only as another reading', () => {
-    expect(splitSteps('click Yes, I agree')).toEqual([{ text: 'click Yes, I agree', or: [['click Yes', 'click I agree']] }]);
-    expect(splitSteps('sort by price, low to high')).toEqual([{ text: 'sort by price, low to high', or: [['sort by price', 'sort low to high']] }]);
-    expect(splitSteps('tick Refunds and Inventory and press OK')).toEqual([{ text: 'tick Refunds and Inventory', or: [['tick Refunds', 'tick Inventory']] }, { text: 'press OK' }]);
+  it('keeps a name with "and" or a comma whole: the act reads it as one name, then as a list grounded in full', () => {
+    expect(splitSteps('click Yes, I agree')).toEqual([{ text: 'click Yes, I agree' }]);
+    expect(splitSteps('sort by price, low to high')).toEqual([{ text: 'sort by price, low to high' }]);
+    expect(splitSteps('tick Refunds and Inventory and press OK')).toEqual([{ text: 'tick Refunds and Inventory' }, { text: 'press OK' }]);
+  });
+
+  it('keeps a step that copies or finds a value with the step that types it', () => {
+    expect(splitSteps('Copy the text in the textarea, paste it into the textbox and press Submit')).toEqual([
+      { text: 'Copy the text in the textarea; paste it into the textbox' },
+      { text: 'press Submit' },
+    ]);
+    expect(splitSteps('Click the Notes field and type "ready" into it')).toEqual([{ text: 'Click the Notes field; type "ready" into it' }]);
   });
 
   it("gives a piece built like the step before it that step's verb", () => {

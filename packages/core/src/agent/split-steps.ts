@@ -7,8 +7,10 @@
 //   "set check-in to 2026-05-01 and check-out to 2026-05-04") is a step with that step's verb;
 // - any other piece may belong to the name the step before it uses ("check the Terms and
 //   Conditions box", "sort by price, low to high") or be one more target of its verb ("tick
-//   Refunds and Inventory"): the whole is tried first, the pieces one by one only when the page
-//   has nothing named by the whole.
+//   Refunds and Inventory"): the whole goes to act, which tries it as one name first and then as a
+//   list, every item grounded before any is acted on.
+// A step that copies a value and the step after it that uses it ("paste it into …"), or a step and
+// the one after it that acts on "it", are one act.
 import { STEP_START } from '../inference/builtin/parse-instruction.js';
 
 /** One step: its words, and the readings tried in order when they ground nothing on the page. */
@@ -65,7 +67,29 @@ export function splitSteps(instruction: string): PlannedStep[] {
     joint = m ? m[0] : '';
     rest = m ? rest.slice(m.index + m[0].length) : '';
   }
-  return groups.flatMap((group) => expand(group).map((step) => ({ text: restore(step.text), ...(step.or && { or: step.or.map((r) => r.map(restore)) }) })));
+  const steps = groups.flatMap((group) => expand(group).map((step) => ({ text: restore(step.text), ...(step.or && { or: step.or.map((r) => r.map(restore)) }) })));
+  return withReads(steps);
+}
+
+/** A step that only reads ("copy the text of …"), or finds what the next step calls "it" ("read the order number"). */
+const READS = /^(?:copy|remember|memori[sz]e|note)\b/i;
+const FINDS = /^(?:read|find|look up|locate|get|see|check)\b/i;
+const USES = /\b(?:it|that|this)\b/i;
+/** A step whose target is the element the step before acted on: "type "ready" into it". */
+const INTO_IT = /\b(?:into|in|on|to) (?:it|there)$/i;
+
+/** "copy X" and the step that uses what it read ("paste it into Y") are one act, so the value read is at hand. */
+function withReads(steps: PlannedStep[]): PlannedStep[] {
+  const out: PlannedStep[] = [];
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i]!;
+    const next = steps[i + 1];
+    if (next && (READS.test(step.text) || (FINDS.test(step.text) && USES.test(next.text.replace(QUOTED, ''))) || INTO_IT.test(next.text.replace(QUOTED, '')))) {
+      out.push({ text: `${step.text}; ${next.text}` });
+      i += 1;
+    } else out.push(step);
+  }
+  return out;
 }
 
 /** A URL to open, when the step is "go to <url>" (the offline model grounds only steps on the page). */
@@ -95,10 +119,8 @@ function gap(before: string, piece: string): string | undefined {
 function expand(group: string[]): PlannedStep[] {
   const [first, ...more] = group as [string, ...string[]];
   if (more.length === 0) return single(first);
-  const whole = group.reduce((text, part, i) => (i % 2 === 1 ? text + (part.trim() === ',' ? ', ' : ` ${part.trim()} `) : text + part), '');
-  const verb = first.split(' ')[0]!;
-  const pieces = [first, ...more.filter((_, i) => i % 2 === 1).map((target) => `${verb} ${target}`)];
-  return [{ text: whole, or: [pieces] }];
+  // The act reads a list of targets itself, all grounded before any is acted on ("tick Refunds and Inventory").
+  return [{ text: group.reduce((text, part, i) => (i % 2 === 1 ? text + (part.trim() === ',' ? ', ' : ` ${part.trim()} `) : text + part), '') }];
 }
 
 /** A step as written, or the steps it stands for ("the first two boxes", "log in as … with password …"). */

@@ -34,14 +34,22 @@ export async function actOnInstruction(
   // A model may chain steps on the same page ("enter the password and log in"): each runs after the one before succeeds.
   const done: Action[] = [];
   let result: ActResult | undefined;
+  let count = 0;
   for (let step: ChosenAction | undefined = chosen; step; step = step.then) {
+    count += 1;
     const action = await toAction(step, { snapshot, frame, page });
     const element = snapshot.elements.get(step.elementId);
     onResolved?.(element ? { role: element.role, name: element.name } : null);
     scope.log({ category: 'act', message: `${run.inference.identity} chose ${action.method} on ${action.selector}`, level: 1 });
     result = await performAction(scope, { action, variables, frame: page.mainFrame() });
+    if (!result.success) {
+      // Success means every step was done: say which step stopped the chain and which ran before it.
+      const before = done.length > 0 ? ` Done before it: ${done.map((a) => a.description).join('; ')}.` : ' Nothing was done before it.';
+      if (count > 1 || step.then) result = { ...result, message: `Stopped at step ${count} (${step.description}): ${result.message}.${before}` };
+      done.push(...result.actions);
+      break;
+    }
     done.push(...result.actions);
-    if (!result.success) break;
   }
   return chosen.then ? { ...result!, actionDescription: instruction, actions: done } : result!;
 }

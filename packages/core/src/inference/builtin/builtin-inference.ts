@@ -7,8 +7,11 @@ import { GO_BACK, PAGE_ELEMENT_ID, type ChooseActionInput, type ChosenAction, ty
 import { fitsNeed, isCheckable, isEditable, isSelectable } from './element-kinds.js';
 import { extractFromPage } from './extract.js';
 import { findTarget, queryFor, rankTargets, type Match, type MatchResult, type TargetQuery } from './match-target.js';
+import { NATIVE_TYPES, nativeValue } from './native-values.js';
 import { describeElement, readPage, type Page } from './page-view.js';
+import { readValue } from './page-values.js';
 import { parseInstruction, type Intent } from './parse-instruction.js';
+import { applyTransform } from './step-values.js';
 
 type Choice = ChosenAction | { failure: string; /** No element fits (see MatchFailure). */ none?: true };
 
@@ -58,21 +61,34 @@ function unread(intent: Intent, chosen: { none?: true }): boolean {
   return intent.kind === 'click' && intent.unknownVerb === true && chosen.none === true;
 }
 
-function resolve(page: Page, intent: Intent): Choice {
-  const chosen = resolveOne(page, intent);
+/** What the steps of one instruction read so far ("copy …" before "paste it into …"). */
+interface Memory {
+  read?: string;
+  /** The element the step before acted on: "type "x" into it". */
+  element?: string;
+}
+
+const PRONOUN_TARGET = /^(?:it|there|that|this|that field|this field|the same field)$/i;
+
+function resolve(page: Page, intent: Intent, memory: Memory = {}): Choice {
+  const chosen = resolveOne(page, intent, memory);
   if ('failure' in chosen && chosen.none && intent.otherwise) {
-    const other = resolve(page, intent.otherwise);
+    const other = resolve(page, intent.otherwise, memory);
     return 'failure' in other && other.none ? chosen : other;
   }
   return chosen;
 }
 
-function resolveOne(page: Page, intent: Intent): Choice {
+function resolveOne(page: Page, intent: Intent, memory: Memory): Choice {
   switch (intent.kind) {
     case 'goBack':
       return { elementId: PAGE_ELEMENT_ID, method: GO_BACK, arguments: [], description: 'go back to the previous page' };
     case 'steps':
       return steps(page, intent.steps);
+    case 'refuse':
+      return { failure: `Cannot carry out "${intent.words}": ${intent.why}` };
+    case 'read':
+      return { failure: `"${intent.target}" is read only for the step after it ("…, paste it into <field>")` };
     case 'click':
       return on(page, { ...queryFor('click', intent.target, intent.verb), byOption: true, byAddress: intent.goes === true }, (m) => clickLike(m, intent.literal === true));
     case 'hover':
@@ -85,10 +101,15 @@ function resolveOne(page: Page, intent: Intent): Choice {
       return on(page, queryFor('expand', intent.target), (m) => expand(m.element, intent.open));
     case 'scrollIntoView':
       return on(page, queryFor('any', intent.target), (m) => act(m.element, 'scrollIntoView'));
-    case 'fill':
-      return fill(page, intent.target, intent.value, intent.verb, intent.search === true);
+    case 'fill': {
+      const value = intent.source ? readValue(page, intent.source, memory.read) : { value: intent.value };
+      if ('failure' in value) return { failure: `Cannot read the value to type: ${value.failure}` };
+      const before = PRONOUN_TARGET.test(intent.target.trim()) && memory.element ? page.snapshot.elements.get(memory.element) : undefined;
+      if (before && isEditable(before)) return fillField(before, applyTransform(value.value, intent.transform));
+      return fill(page, intent.target, applyTransform(value.value, intent.transform), intent.verb, intent.search === true);
+    }
     case 'set':
-      return set(page, intent.target, intent.value);
+      return set(page, intent.target, applyTransform(intent.value, intent.transform), intent.described === true);
     case 'select':
       return on(page, queryFor('select', intent.target), (m) => selectOption(m.element, intent.option));
     case 'press':
@@ -119,20 +140,38 @@ function on(page: Page, query: TargetQuery, then: (m: Match) => Choice): Choice 
   return 'failure' in found ? found : then(found);
 }
 
-/** Two or three steps resolved on the same page, run in order (a step's page must already show its target). */
+/**
+ * Steps resolved on the same page, all before any is run (a step's page must already show its
+ * target), so a step that cannot be done leaves the page untouched. A "copy" step reads its value
+ * for the steps after it and runs nothing.
+ */
 function steps(page: Page, parts: Intent[]): Choice {
   const chosen: ChosenAction[] = [];
+  const memory: Memory = {};
   for (const [i, part] of parts.entries()) {
-    const step = resolve(page, part);
-    if ('failure' in step) return { failure: `Step ${i + 1} of ${parts.length}: ${step.failure}`, ...(step.none && { none: step.none }) };
+    if (part.kind === 'read') {
+      const read = readValue(page, { kind: 'textOf', target: part.target }, undefined);
+      if ('failure' in read) return { failure: `Step ${i + 1} of ${parts.length} (copy ${part.target}): ${read.failure}; nothing was done` };
+      memory.read = read.value;
+      continue;
+    }
+    const step = resolve(page, part, memory);
+    if ('failure' in step) return { failure: `Step ${i + 1} of ${parts.length}: ${step.failure}; nothing was done`, ...(step.none && { none: step.none }) };
     chosen.push(step);
+    memory.element = step.elementId;
   }
+  if (chosen.length === 0) return { failure: 'The instruction only reads values and does nothing with them on the page' };
   return chain(chosen);
 }
 
 function chain(actions: ChosenAction[]): ChosenAction {
   const [first, ...rest] = actions;
-  return rest.length === 0 ? first! : { ...first!, then: chain(rest) };
+  return rest.length === 0 ? first! : after(first!, chain(rest));
+}
+
+/** `action` and the steps it already chains (a list's items), then `next`: no step dropped. */
+function after(action: ChosenAction, next: ChosenAction): ChosenAction {
+  return { ...action, then: action.then ? after(action.then, next) : next };
 }
 
 /** Clicking, or what clicking means for the element found: its option for a dropdown, ticked for a box. */
@@ -169,7 +208,7 @@ function fill(page: Page, target: string, value: string, verb: TargetQuery['verb
     ? { phrase: target, accepts: (e) => isEditable(e) && isSearchField(e), label: 'search field', ...(verb && { verb }) }
     : queryFor('edit', target, verb);
   return on(page, query, (m) => {
-    const typed = act(m.element, 'fill', [value], `with ${quoteValue(value)}`);
+    const typed = fillField(m.element, value);
     if ('failure' in typed || !search) return typed;
     return { ...typed, then: { elementId: m.element.id, method: 'press', arguments: ['Enter'], description: `press Enter in ${describeElement(m.element)} to search` } };
   });
@@ -179,19 +218,34 @@ function isSearchField(e: SnapshotElement): boolean {
   return e.role === 'searchbox' || /\b(search|find|filter|look ?up)\b/i.test(`${e.name} ${e.placeholder ?? ''}`);
 }
 
-/** "set X to V": a field takes V, a dropdown its option V, a switch or box V = on/off. */
-function set(page: Page, target: string, value: string): Choice {
+/**
+ * "set X to V": a field takes V, a dropdown its option V, a switch or box V = on/off, a slider or
+ * spinner the number V. `described`: V describes a value without giving it, so no field takes it.
+ */
+function set(page: Page, target: string, value: string, described: boolean): Choice {
   const state = /^(on|true|yes|enabled?|checked)$/i.test(value) ? true : /^(off|false|no|disabled?|unchecked)$/i.test(value) ? false : undefined;
   const query: TargetQuery = {
     phrase: target,
-    accepts: (e) => isEditable(e) || isSelectable(e) || (state !== undefined && fitsNeed(e, 'toggle')),
-    label: 'field, dropdown or switch',
+    accepts: (e) => isEditable(e) || isSelectable(e) || e.role === 'slider' || (state !== undefined && fitsNeed(e, 'toggle')),
+    label: 'field, dropdown, slider or switch',
   };
   return on(page, query, (m) => {
     if (isSelectable(m.element)) return selectOption(m.element, value);
-    if (isEditable(m.element)) return act(m.element, 'fill', [value], `with ${quoteValue(value)}`);
+    if (isEditable(m.element) || m.element.role === 'slider') {
+      if (described) return { failure: `"${value}" describes a value without giving it; quote the value to type it into [${m.element.id}] ${describeElement(m.element)}` };
+      return fillField(m.element, value);
+    }
     return toggle(m.element, state!);
   });
+}
+
+/** A value typed into a field, in the form its input type takes (a date input takes 2010-05-20, not 05/20/2010). */
+function fillField(element: SnapshotElement, value: string): Choice {
+  const type = element.inputType ?? (element.role === 'slider' ? 'range' : element.role === 'spinbutton' ? 'number' : undefined);
+  if (/^%[\w.-]+%$/.test(value) || !type || !NATIVE_TYPES.has(type)) return act(element, 'fill', [value], `with ${quoteValue(value)}`);
+  const native = nativeValue(type, value);
+  if (native === undefined) return { failure: `"${value}" cannot be read as a ${type} value for [${element.id}] ${describeElement(element)}` };
+  return act(element, 'fill', [native], `with ${quoteValue(native)}`);
 }
 
 function act(element: SnapshotElement, method: string, args: string[] = [], detail = ''): Choice {
@@ -238,7 +292,7 @@ function suggestion(element: SnapshotElement): ChosenAction {
 }
 
 function placeholders(intent: Intent): string[] {
-  if (intent.kind === 'steps') return intent.steps.flatMap(placeholders);
+  if (intent.kind === 'steps') return [...intent.steps, ...(intent.otherwise ? [intent.otherwise] : [])].flatMap(placeholders);
   const values = intent.kind === 'fill' || intent.kind === 'set' ? [intent.value] : intent.kind === 'select' ? [intent.option] : [];
   return values.flatMap((v) => [...v.matchAll(/%([\w.-]+)%/g)].map((m) => m[1]!));
 }

@@ -30,7 +30,7 @@ export function fitsNeed(e: SnapshotElement, need: Need): boolean {
 }
 
 /** A kind an instruction can name. */
-export type NamedKind = 'button' | 'link' | 'field' | 'box' | 'checkbox' | 'radio' | 'switch' | 'dropdown' | 'menu' | 'menuitem' | 'tab' | 'option' | 'heading' | 'slider';
+export type NamedKind = 'button' | 'link' | 'field' | 'box' | 'checkbox' | 'radio' | 'switch' | 'dropdown' | 'menu' | 'menuitem' | 'tab' | 'option' | 'heading' | 'slider' | 'spinner' | 'textbox' | 'textarea';
 
 interface KindRule {
   /** What the kind is. */
@@ -63,16 +63,21 @@ export const KINDS: Record<NamedKind, KindRule> = {
   option: { strict: (e) => ['radio', 'option', 'menuitemradio'].includes(e.role), label: 'option' },
   heading: { strict: (e) => e.role === 'heading', label: 'heading' },
   slider: { strict: (e) => e.role === 'slider', label: 'slider' },
+  spinner: { strict: (e) => e.role === 'spinbutton', label: 'spinner' },
+  /** "the textbox" is a one-line text input before it is a text area or a number field. */
+  textbox: { strict: (e) => isEditable(e) && e.tag !== 'textarea' && e.role !== 'spinbutton', lenient: isEditable, label: 'text field' },
+  textarea: { strict: (e) => e.tag === 'textarea', lenient: isEditable, label: 'text area' },
 };
 
 /** Words for each kind, longest first within the list so "radio button" is a radio, not a button. */
 export const KIND_WORDS: Array<[string, NamedKind]> = [
   ['radio button', 'radio'],
+  ['spin button', 'spinner'],
   ['check box', 'checkbox'],
   ['tick box', 'checkbox'],
-  ['text box', 'field'],
+  ['text box', 'textbox'],
   ['text field', 'field'],
-  ['text area', 'field'],
+  ['text area', 'textarea'],
   ['input field', 'field'],
   ['input box', 'field'],
   ['select box', 'dropdown'],
@@ -82,9 +87,9 @@ export const KIND_WORDS: Array<[string, NamedKind]> = [
   ['radio', 'radio'],
   ['checkbox', 'checkbox'],
   ['tickbox', 'checkbox'],
-  ['textbox', 'field'],
+  ['textbox', 'textbox'],
   ['textfield', 'field'],
-  ['textarea', 'field'],
+  ['textarea', 'textarea'],
   ['input', 'field'],
   ['field', 'field'],
   ['box', 'box'],
@@ -98,6 +103,8 @@ export const KIND_WORDS: Array<[string, NamedKind]> = [
   ['picker', 'dropdown'],
   ['selector', 'dropdown'],
   ['switch', 'switch'],
+  ['spinbutton', 'spinner'],
+  ['spinner', 'spinner'],
   ['toggle', 'switch'],
   ['tab', 'tab'],
   ['menuitem', 'menuitem'],

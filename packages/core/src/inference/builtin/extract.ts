@@ -20,6 +20,9 @@ export function extractFromPage({ instruction, schema, snapshot }: ExtractInput)
   const missing: string[] = [];
   const value = readObject(page, plan.schema, [], missing, wrapped ? instruction : undefined);
   if (missing.length > 0) throw new DeckhandError('unprocessable', `Could not find ${missing.join(', ')} on the page. ${CANNOT}.`);
+  // Nothing the schema asks for is on the page: an empty answer would read as a success.
+  const asked = Object.keys(plan.schema.properties ?? {});
+  if (asked.length > 0 && Object.keys(value).length === 0) throw new DeckhandError('unprocessable', `Could not find any of ${asked.join(', ')} on the page. ${CANNOT}.`);
   const problem = validateAgainstSchema(plan.schema, value);
   if (problem) throw new DeckhandError('unprocessable', `What the page shows does not fit the schema: ${problem}. ${CANNOT}.`);
   return plan.finish(value);
@@ -54,7 +57,10 @@ function readObject(page: Page, schema: JSONSchema, path: string[], missing: str
 
 function readField(page: Page, label: string, name: string, schema: JSONSchema, path: string[], missing: string[]): unknown {
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
-  if (type === 'object') return readObject(page, schema, path, missing);
+  if (type === 'object') {
+    const found = readObject(page, schema, path, missing);
+    return Object.keys(found).length > 0 || !schema.properties ? found : undefined;
+  }
   if (type === 'array') return readList(page, label, schema.items as JSONSchema | undefined);
   if (type === 'string' && isUrlField(name, schema)) return linkNamed(page, label);
   if (type === 'boolean') return checkboxNamed(page, label);
@@ -123,7 +129,7 @@ function mainHeading(page: Page): string | undefined {
 }
 
 /** "Price: $12" on one line, "Price" then "$12" on the next, a labelled field's value, or a two-column table row. */
-function labelledValue(page: Page, label: string): string | undefined {
+export function labelledValue(page: Page, label: string): string | undefined {
   const { lines } = page;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -144,7 +150,7 @@ function labelledValue(page: Page, label: string): string | undefined {
 }
 
 /** Tables as rows of cell texts, header row first. */
-function tables(page: Page): string[][][] {
+export function tables(page: Page): string[][][] {
   const { lines } = page;
   const out: string[][][] = [];
   lines.forEach((line, i) => {
@@ -173,7 +179,7 @@ function words(text: string): string[] {
     .filter(Boolean);
 }
 
-function sameWords(a: string, b: string): boolean {
+export function sameWords(a: string, b: string): boolean {
   return words(a).join(' ') === words(b).join(' ');
 }
 

@@ -3,6 +3,7 @@
 // "and" or "then". An instruction whose verb is not one of these names its control by that verb
 // ("delete Bob", "accept all cookies"), so the verb is looked for on the element.
 import type { VerbWords } from './match-target.js';
+import { bareValue, maskQuotes, takeTransform, type Transform, type ValueSource } from './step-values.js';
 import { stems, tokens } from './words.js';
 
 export type Intent = (
@@ -12,11 +13,18 @@ export type Intent = (
   | { kind: 'chunk'; direction: 'next' | 'prev'; target?: string }
   | { kind: 'scrollIntoView'; target: string }
   | { kind: 'drag'; target: string; destination: string }
-  /** Type a value; `search`: into a search field, then press Enter. */
-  | { kind: 'fill'; value: string; target: string; verb?: VerbWords; search?: boolean }
+  /**
+   * Type a value; `search`: into a search field, then press Enter. `source`: the value is read from
+   * the page (or an earlier step) instead; `transform`: applied to the value before it is typed.
+   */
+  | { kind: 'fill'; value: string; target: string; verb?: VerbWords; search?: boolean; source?: ValueSource; transform?: Transform }
   | { kind: 'select'; option: string; target: string }
-  /** "set X to V": a field (fill), a dropdown (its option V) or a switch (V is on or off). */
-  | { kind: 'set'; value: string; target: string }
+  /** "set X to V": a field (fill), a dropdown (its option V) or a switch (V is on or off). `described`: V is no literal, so no field takes it. */
+  | { kind: 'set'; value: string; target: string; described?: true; transform?: Transform }
+  /** "copy the text in X": read X for a later step's "it". */
+  | { kind: 'read'; target: string }
+  /** Words the model cannot carry out, and why: the step is refused before anything is done. */
+  | { kind: 'refuse'; words: string; why: string }
   | { kind: 'toggle'; on: boolean; target: string }
   | { kind: 'expand'; open: boolean; target: string }
   /** "select HF2", "choose Express delivery": a box, a radio button, a tab or a dropdown's option. */
@@ -38,6 +46,7 @@ const VALUE = String.raw`(?:"([^"]*)"|'([^']*)'|“([^”]*)”|(%[\w.-]+%))`;
 /** The same, or a bare run of words without quotes (only where a keyword such as "into" ends it). */
 const LOOSE_VALUE = String.raw`(?:${VALUE}|([^"“”]+?))`;
 const TYPE = String.raw`(?:type|enter|input|write|put|key in|insert|fill in|fill)`;
+const NUMBER = String.raw`[-+]?\d[\d,]*(?:\.\d+)?`;
 
 const KEYS: Record<string, string> = {
   enter: 'Enter',
@@ -76,6 +85,8 @@ const RULES: Rule[] = [
     /^scroll (?:the page )?to (?:the )?(top|bottom)(?: of (?:the page|(.+)))?$/i,
     (m) => ({ kind: 'scrollTo', position: m[1]!.toLowerCase() === 'top' ? '0%' : '100%', target: m[2] }),
   ],
+  // "scroll the textarea to the bottom": that element's own scroll.
+  [/^scroll (?!the page\b)(.+?) (?:all the way )?to (?:the |its )?(top|bottom|end|start)$/i, (m) => ({ kind: 'scrollTo', position: /top|start/i.test(m[2]!) ? '0%' : '100%', target: m[1]! })],
   [/^scroll (?:the page )?to (\d{1,3})\s?%$/i, (m) => (Number(m[1]) <= 100 ? { kind: 'scrollTo', position: `${Number(m[1])}%` } : undefined)],
   [/^scroll (.+?) into view$|^scroll (?:down |up )?to (.+)$/i, (m) => ({ kind: 'scrollIntoView', target: (m[1] ?? m[2])! })],
   [
@@ -97,22 +108,32 @@ const RULES: Rule[] = [
   [new RegExp(`^${TYPE} ${VALUE} as (.+)$`, 'i'), (m) => ({ kind: 'fill', value: valueOf(m), target: m[5]! })],
   [
     new RegExp(`^(?:fill(?: in| out)?|populate|complete) (.+?) (?:with|as) ${LOOSE_VALUE}$`, 'i'),
-    (m) => ({ kind: 'fill', value: valueOf(m, 2), target: m[1]! }),
+    (m) => (m[6] === undefined ? { kind: 'fill', value: valueOf(m, 2), target: m[1]! } : typeBare(m[6], m[1]!)),
   ],
   [new RegExp(`^${TYPE} ([^"“”]+?) ${VALUE}$`, 'i'), (m) => ({ kind: 'fill', value: valueOf(m, 2), target: m[1]! })],
-  [new RegExp(`^${TYPE} ([^"“”%]+?) (?:in|into|inside) (.+)$`, 'i'), (m) => ({ kind: 'fill', value: m[1]!, target: m[2]! })],
-  [new RegExp(`^${TYPE} ([^"“”%]+?) as (.+)$`, 'i'), (m) => ({ kind: 'fill', value: m[1]!, target: m[2]! })],
+  [new RegExp(`^${TYPE} ([^"“”%]+) into (.+)$`, 'i'), (m) => typeBare(m[1]!, m[2]!)],
+  [new RegExp(`^${TYPE} ([^"“”%]+?) (?:in|inside) (.+)$`, 'i'), (m) => typeBare(m[1]!, m[2]!)],
+  [new RegExp(`^${TYPE} ([^"“”%]+?) as (.+)$`, 'i'), (m) => typeBare(m[1]!, m[2]!)],
+  // "paste it into the textbox": what an earlier step read (or the text of what it names).
+  [/^paste (.+?) (?:in|into|inside|to) (.+)$/i, (m) => typeBare(m[1]!, m[2]!)],
   [new RegExp(`^${TYPE} ${VALUE}$`, 'i'), (m) => ({ kind: 'fill', value: valueOf(m), target: '' })],
   // "confirm the password with "x"": a field named by the whole phrase takes the value; else the verb names a control.
   [new RegExp(`^(\\p{L}+(?: .+?)?) with ${VALUE}$`, 'iu'), (m, text) => ({ kind: 'fill', value: valueOf(m, 2), target: m[1]!, otherwise: actOn(text) })],
   [
     new RegExp(`^(?:set|change|update|switch) (.+?) (?:to|as) ${LOOSE_VALUE}$`, 'i'),
-    (m, text) => ({ kind: 'set', value: valueOf(m, 2), target: m[1]!, otherwise: actOn(text) }),
+    (m, text) => setBare(m, text),
   ],
+  // "select -10 with the spinner", "set 30 on the slider": a value given to a field, a spinner or a slider.
+  [new RegExp(`^(?:select|choose|pick|set|enter) (?:(${NUMBER})|${VALUE}) (?:with|using) (.+)$`, 'i'), (m) => ({ kind: 'set', value: m[1] ?? valueOf(m, 2), target: m[6]! })],
   [
     new RegExp(`^(?:select|choose|pick) ${LOOSE_VALUE} (?:from|in|on) (.+)$`, 'i'),
-    (m, text) => ({ kind: 'select', option: valueOf(m), target: m[6]!, otherwise: choose(text) }),
+    // Last, a field by that name takes the value ("choose week 12 of 2025 in the Week field").
+    (m, text) => lastly({ kind: 'select', option: valueOf(m), target: m[6]!, otherwise: choose(text) }, setBare(m, text, m[6]!, m[5] ?? valueOf(m))),
   ],
+  // "use the slider to select 35": the control named first takes the value.
+  [new RegExp(`^use (.+?) to (?:select|set|choose|pick|enter|type|input) (?:(${NUMBER})|${VALUE}|(\\S+))$`, 'i'), (m) => ({ kind: 'set', value: m[2] ?? m[7] ?? valueOf(m, 3), target: m[1]! })],
+  // "clear the Search field": its value emptied; else a control called so ("Clear filters").
+  [/^(?:clear|empty|erase)(?: out)? (.+)$/i, (m, text) => ({ kind: 'fill', value: '', target: m[1]!, otherwise: actOn(text) })],
   // Switches, boxes and sections: the state asked for.
   [/^(?:uncheck|untick|deselect|unselect|unmark) (.+)$/i, (m) => ({ kind: 'toggle', on: false, target: m[1]! })],
   [/^(?:check|tick|mark|cross)(?: off)? (.+)$/i, (m, text) => ({ kind: 'toggle', on: true, target: m[1]!, otherwise: actOn(text) })],
@@ -126,7 +147,7 @@ const RULES: Rule[] = [
   [/^(?:select|choose|pick)(?: out)? (.+)$/i, (m, text) => choose(text, m[1]!)],
   [/^(?:sort|filter|order) (?:\w+ )?by (.+)$/i, (m, text) => choose(text, m[1]!)],
   // Clicking, said in so many words.
-  [/^(?:click on|click|tap on|tap|press on|press|push|hit|activate|double[- ]click(?: on)?) (.+)$/i, (m) => ({ kind: 'click', target: m[1]!, literal: true, goes: true })],
+  [/^(?:click on|click|tap on|tap|press on|press|push|hit|activate) (.+)$/i, (m) => ({ kind: 'click', target: m[1]!, literal: true, goes: true })],
   [/^(?:switch to|go to|navigate to|head to|jump to|get to) (.+)$/i, (m) => (looksLikeUrl(m[1]!) ? undefined : { kind: 'click', target: m[1]!, goes: true })],
   [/^(?:go back|navigate back|head back|get back) to (.+)$/i, (m) => ({ kind: 'click', target: m[1]!, verb: verb('back', false), goes: true })],
   [/^(follow|open|view|show|see|read|visit|launch|access|return to|watch|listen to) (.+)$/i, (m) => ({ kind: 'click', target: m[2]!, verb: verb(m[1]!, false), goes: true })],
@@ -136,26 +157,138 @@ const RULES: Rule[] = [
 
 /** Verbs that start a step of their own after "and" or "then". */
 export const STEP_START = new RegExp(
-  String.raw`^(?:${TYPE}|click|tap|press|hit|push|select|choose|pick|check|tick|uncheck|untick|hover|scroll|drag|go|navigate|open|close|submit|log ?in|sign ?in|sign ?out|log ?out|sign ?up|register|search|save|delete|remove|add|edit|accept|reject|dismiss|confirm|continue|proceed|apply|turn|switch|toggle|enable|disable|expand|collapse|follow|send|post|publish|reply|share|like|buy|pay|order|book|reserve|subscribe|cancel|set|change|upload|download|play|watch|finish|complete|create|archive|star|borrow|request|mark|sort|place|rename|move|restore|approve|invite|join|print|export|start|update|reset|clear|flag|report|undo|copy|duplicate|assign|schedule|decline|verify|upgrade|rate|increase|decrease)\b`,
+  String.raw`^(?:${TYPE}|click|tap|press|hit|push|select|choose|pick|check|tick|uncheck|untick|hover|scroll|drag|go|navigate|open|close|submit|log ?in|sign ?in|sign ?out|log ?out|sign ?up|register|search|save|delete|remove|add|edit|accept|reject|dismiss|confirm|continue|proceed|apply|turn|switch|toggle|enable|disable|expand|collapse|follow|send|post|publish|reply|share|like|buy|pay|order|book|reserve|subscribe|cancel|set|change|upload|download|play|watch|finish|complete|create|archive|star|borrow|request|mark|sort|place|rename|move|restore|approve|invite|join|print|export|start|update|reset|clear|flag|report|undo|copy|paste|duplicate|assign|schedule|decline|verify|upgrade|rate|increase|decrease)\b`,
   'i',
 );
 
 export function parseInstruction(instruction: string): Intent {
   const text = clean(instruction);
   const parts = splitSteps(text);
-  if (parts.length > 1 && parts.length <= 3 && parts.slice(1).every((p) => STEP_START.test(p))) {
-    return { kind: 'steps', steps: parts.map(parseStep) };
+  if (parts.length > MAX_STEPS) return { kind: 'refuse', words: parts.slice(MAX_STEPS).join(', ').slice(0, 80), why: `an instruction of more than ${MAX_STEPS} steps is more than one act carries out` };
+  if (parts.length > 1 && parts.slice(1).every((p) => STEP_START.test(p))) {
+    return { kind: 'steps', steps: parts.map((p, i) => readFor(p, parts[i + 1]) ?? parseStep(p)) };
   }
   return parseStep(text);
 }
 
-function parseStep(text: string): Intent {
+/** "copy X, paste it into …", "read the order number and type it into …": a step that finds a value the next one types as "it" or "that" (alone, "copy …" names a Copy control). */
+const FINDS = /^(?:copy|remember|memori[sz]e|note down|note|read|find|look up|locate|get|see|check) (.+)$/i;
+const USES = /\b(?:it|that|this)\b/i;
+
+function readFor(part: string, next: string | undefined): Intent | undefined {
+  const m = FINDS.exec(part);
+  return m && next && USES.test(maskQuotes(next)) ? { kind: 'read', target: m[1]!.replace(/^(?:the )?(?:text|value|contents?|words?)(?: (?:of|in|from|inside|on))? /i, '') } : undefined;
+}
+
+/** Most steps (or list items) one instruction may hold: the agent's default step budget. */
+const MAX_STEPS = 20;
+/** Longest step (its words outside quotes) the grammar reads: a longer one is no single step, and the bound keeps parsing linear. */
+const MAX_STEP_CHARS = 300;
+/** Clauses that put a condition or a purpose on a step: the model carries out none of them. */
+const CONDITION = /\b(?:so that|so it|such that|until|in order to|unless|only if|as long as|at least|at most|exactly|twice|thrice|\d+ times)\b.*$/i;
+/** Verbs of actions the model does not carry out: refused, never read as the name of a control. */
+const NOT_DONE = /^(?:resize|zoom|rotate|crop|stretch|shrink|enlarge|cut|screenshot|count|calculate|compute|add up|multiply|divide|subtract|solve|translate|summari[sz]e|draw|paint|right[- ]click|double[- ]click|triple[- ]click|long[- ]press)\b/i;
+
+function parseStep(raw: string): Intent {
+  const masked = maskQuotes(raw);
+  if (masked.replace(/\u0001/g, '').replace(/\s+/g, ' ').length > MAX_STEP_CHARS) {
+    return { kind: 'refuse', words: `${raw.slice(0, 60)}…`, why: `a step of more than ${MAX_STEP_CHARS} characters (outside quotes) is not one step the offline model reads` };
+  }
+  const verbWord = NOT_DONE.exec(masked);
+  if (verbWord) return { kind: 'refuse', words: verbWord[0], why: `"${verbWord[0]}" is not an action the offline model carries out` };
+  const { step, transform, unknown } = takeTransform(raw);
+  if (unknown) return { kind: 'refuse', words: unknown, why: `"${unknown}" is not a way of writing a value the offline model applies (it applies upper case and lower case)` };
+  const condition = CONDITION.exec(maskQuotes(step));
+  if (condition && !/^(?:wait|log ?in|sign ?in)\b/i.test(step)) {
+    return { kind: 'refuse', words: condition[0], why: `the offline model does not carry out conditions, purposes or counts such as "${condition[0]}"` };
+  }
+  const intent = parseRules(step);
+  if (!transform) return intent;
+  if ((intent.kind === 'fill' && !intent.search) || intent.kind === 'set') return { ...intent, transform, otherwise: undefined };
+  return { kind: 'refuse', words: raw, why: 'a change of case applies only to a value typed into a field' };
+}
+
+function parseRules(text: string): Intent {
+  const list = listOf(text);
+  for (const [pattern, build] of RULES) {
+    const m = pattern.exec(text);
+    const intent = m && build(m, text);
+    if (intent) return list ? lastly(intent, list) : intent;
+  }
+  return list ?? actOn(text);
+}
+
+/** The intent with `reading` tried after all of its own readings. */
+function lastly(intent: Intent, reading: Intent): Intent {
+  return { ...intent, otherwise: intent.otherwise ? lastly(intent.otherwise, reading) : reading };
+}
+
+/** A value given without quotes, to type into a field: literal, read from the page, or refused. */
+function typeBare(value: string, target: string): Intent {
+  const bare = bareValue(value);
+  if ('literal' in bare) return { kind: 'fill', value: bare.literal, target };
+  if ('source' in bare) return { kind: 'fill', value: '', target, source: bare.source };
+  return {
+    kind: 'refuse',
+    words: bare.described,
+    why: `"${bare.described}" describes a value without giving it; the offline model types quoted text, a number, date, time, email, URL or single word, or reads "the text of <element>", "the <column> of <row>" in a table, or "it" after "copy …"`,
+  };
+}
+
+/** "set X to V": V names an option or a state as it is; as a field's value it must be literal or read from the page. */
+function setBare(m: RegExpExecArray, text: string, target = m[1]!, loose: string | undefined = m[6]): Intent {
+  if (loose === undefined) return { kind: 'set', value: valueOf(m, 2), target, otherwise: actOn(text) };
+  const bare = bareValue(loose);
+  if ('source' in bare) return { kind: 'fill', value: '', target, source: bare.source };
+  return { kind: 'set', value: loose, target, ...('described' in bare && { described: true as const }), otherwise: actOn(text) };
+}
+
+/** A verb with a list of targets ("tick Refunds, Billing and Inventory"): read as one step per target, tried when nothing is named by the whole. */
+const LIST = /^(select|choose|pick|check|tick|uncheck|untick|click|tap|press|enable|disable) (.+)$/i;
+
+/** "fill in First name "Ada", Last name "Lovelace" and City "London"": one field and its quoted value per item. */
+const FILL_LIST = /^(?:fill in|fill out|fill|enter|type|input) (.+)$/i;
+const FIELD_VALUE = new RegExp(`^(.+?) ${VALUE}$`);
+
+function listOf(text: string): Intent | undefined {
+  const fills = FILL_LIST.exec(text);
+  const pairs = fills ? splitList(fills[1]!).map((item) => FIELD_VALUE.exec(item)) : [];
+  if (pairs.length >= 2 && pairs.length <= MAX_STEPS && pairs.every(Boolean)) {
+    return { kind: 'steps', steps: pairs.map((p) => ({ kind: 'fill', value: valueOf(p!, 2), target: p![1]! })) };
+  }
+  const m = LIST.exec(text);
+  if (!m) return undefined;
+  const targets = splitList(m[2]!);
+  if (targets.length < 2 || targets.length > MAX_STEPS) return undefined;
+  return { kind: 'steps', steps: targets.map((t) => parseSingle(`${m[1]} ${t}`)) };
+}
+
+/** One target's step of a list: its rules only (a list item is no list). */
+function parseSingle(text: string): Intent {
   for (const [pattern, build] of RULES) {
     const m = pattern.exec(text);
     const intent = m && build(m, text);
     if (intent) return intent;
   }
   return actOn(text);
+}
+
+/** "A, B, C and D" → its items (outside quotes); a single item when there is no list. */
+function splitList(text: string): string[] {
+  const masked = maskQuotes(text);
+  const items: string[] = [];
+  let start = 0;
+  const joint = /,\s*(?:and\s+|or\s+)?|\s+(?:and|&)\s+/gy;
+  for (let i = 0; i < masked.length; i++) {
+    joint.lastIndex = i;
+    const found = joint.exec(masked);
+    if (!found) continue;
+    items.push(text.slice(start, i).trim());
+    start = i + found[0].length;
+    i = start - 1;
+  }
+  items.push(text.slice(start).trim());
+  return items.filter(Boolean);
 }
 
 /** Verbs that say little of the control ("make it monthly", "give it 5 stars"): looked for, not required. */
@@ -185,11 +318,15 @@ function clean(instruction: string): string {
   return instruction.trim().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
 }
 
-/** "enter the password "yA" and log in": the parts joined by and/then, outside quotes. */
+/**
+ * "enter the password "yA" and log in": the parts joined by and/then (or a comma before a verb),
+ * outside quotes. One pass with a sticky pattern: linear in the instruction's length.
+ */
 function splitSteps(text: string): string[] {
   const parts: string[] = [];
   let quote: string | undefined;
   let start = 0;
+  const joint = /,? and then |,? then |, and | and |; |, (?=\S)/iy;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quote) {
@@ -200,10 +337,12 @@ function splitSteps(text: string): string[] {
       quote = ch;
       continue;
     }
-    const joint = /^(?:,? and then |,? then |, and | and |; )/i.exec(text.slice(i));
-    if (joint && i > start) {
+    joint.lastIndex = i;
+    const found = i > start ? joint.exec(text) : null;
+    // "and" or a bare comma splits only before a verb ("copy X, paste it into Y"); elsewhere it is part of a name or a list.
+    if (found && (/then|;/i.test(found[0]) || STEP_START.test(text.slice(i + found[0].length, i + found[0].length + 40)))) {
       parts.push(text.slice(start, i).trim());
-      i += joint[0].length - 1;
+      i += found[0].length - 1;
       start = i + 1;
     }
   }

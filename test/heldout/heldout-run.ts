@@ -1,0 +1,122 @@
+// Runs the held-out batch through the public HTTP API (a real server, one session on a real
+// Chromium, the pages on loopback): each task once as an `act` and once as an `agentExecute`, on a
+// freshly loaded page, both with builtin/offline. What the page recorded (window.__taskResult) is
+// read through a separate DevTools client on the session's CDP relay, and compared with the reply.
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import { httpDriver, type Driver } from '../support/drivers.js';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import type { HeldoutTask } from './tasks.js';
+
+const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
+const MODEL = 'builtin/offline';
+
+export type Mode = 'act' | 'agent';
+
+/**
+ * done: the call reported success and the page recorded done.
+ * refused: the call reported success: false or an error (whatever the page recorded).
+ * false success: the call reported success: true and the page did not record done.
+ */
+export type Outcome = 'done' | 'refused' | 'false success';
+
+export interface Episode {
+  task: HeldoutTask;
+  mode: Mode;
+  outcome: Outcome;
+  success: boolean;
+  message: string;
+  /** What the page recorded it received. */
+  got: unknown;
+}
+
+export interface HeldoutRun {
+  run(task: HeldoutTask, mode: Mode): Promise<Episode>;
+  close(): Promise<void>;
+}
+
+export function classify(success: boolean, pageDone: boolean): Outcome {
+  if (!success) return 'refused';
+  return pageDone ? 'done' : 'false success';
+}
+
+export async function openHeldoutRun(): Promise<HeldoutRun> {
+  const pages: FixtureServer = await startFixtureServer(PAGES);
+  let server: TestServer | undefined;
+  let observer: Browser | undefined;
+  try {
+    server = await startTestServer({ DECKHAND_LOG_LEVEL: 'warn' });
+    const api = httpDriver(server.url);
+    const started = await api.call('startSession', {
+      body: { modelName: MODEL, enableCaching: false, browser: { type: 'local', launchOptions: { headless: true } } },
+    });
+    if (started.status !== 200) throw new Error(`startSession: ${JSON.stringify(started.body)}`);
+    const id = started.body.data.sessionId as string;
+    const record = await api.call('getBrowserSession', { id });
+    observer = await chromium.connectOverCDP(record.body.connectUrl);
+    const view = observer.contexts()[0]!.pages()[0]!;
+    const [s, o] = [server, observer];
+    return {
+      run: (task, mode) => runEpisode(api, id, view, pages, task, mode),
+      close: async () => {
+        await o.close().catch(() => {});
+        await s.close();
+        await pages.close();
+      },
+    };
+  } catch (error) {
+    await observer?.close().catch(() => {});
+    await server?.close();
+    await pages.close();
+    throw error;
+  }
+}
+
+const NO_CACHE = { 'x-stream-response': 'false', 'browserbase-cache-bypass': 'true' };
+
+async function runEpisode(api: Driver, id: string, view: Page, pages: FixtureServer, task: HeldoutTask, mode: Mode): Promise<Episode> {
+  // The mode in the query makes each episode a new load of the page, never the state the other left.
+  const nav = await api.call('navigate', { id, body: { url: pages.url(`${task.page}?mode=${mode}`) } });
+  if (nav.status !== 200) throw new Error(`navigate ${task.page}: ${JSON.stringify(nav.body)}`);
+  const reply =
+    mode === 'act'
+      ? await api.call('act', { id, body: { input: task.instruction, options: { model: MODEL } }, headers: NO_CACHE })
+      : await api.call('agentExecute', { id, body: { agentConfig: { model: MODEL }, executeOptions: { instruction: task.instruction } }, headers: NO_CACHE });
+  const result = reply.status === 200 ? (reply.body.data.result as { success: boolean; message: string }) : undefined;
+  const success = result?.success === true;
+  const message = result?.message ?? `${reply.status} ${JSON.stringify(reply.body?.error ?? reply.body)}`;
+  // A page that is no longer the task page (a link followed away) recorded nothing.
+  const recorded = (await view.evaluate('window.__taskResult ?? null').catch(() => null)) as { done?: boolean; got?: unknown } | null;
+  return { task, mode, outcome: classify(success, recorded?.done === true), success, message, got: recorded?.got ?? null };
+}
+
+const OUTCOMES: Outcome[] = ['done', 'refused', 'false success'];
+
+export function totals(episodes: Episode[], mode: Mode): Record<Outcome, number> {
+  const mine = episodes.filter((e) => e.mode === mode);
+  return Object.fromEntries(OUTCOMES.map((o) => [o, mine.filter((e) => e.outcome === o).length])) as Record<Outcome, number>;
+}
+
+/** A markdown table: one row per task with both outcomes, the totals per mode, then every false success. */
+export function heldoutTable(episodes: Episode[]): string {
+  const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
+  const show = (e?: Episode) => (e ? `${e.outcome}${e.outcome === 'done' ? '' : ` (got ${cell(JSON.stringify(e.got))})`}` : '–');
+  const tasks = [...new Set(episodes.map((e) => e.task))];
+  const lines = ['| class | page | instruction | act | agent |', '|---|---|---|---|---|'];
+  for (const task of tasks) {
+    const of = (mode: Mode) => episodes.find((e) => e.task === task && e.mode === mode);
+    lines.push(`| ${task.class} | ${task.page} | ${cell(task.instruction)} | ${show(of('act'))} | ${show(of('agent'))} |`);
+  }
+  lines.push('', '| mode | episodes | done | refused | false success |', '|---|---|---|---|---|');
+  for (const mode of ['act', 'agent'] as Mode[]) {
+    const t = totals(episodes, mode);
+    lines.push(`| ${mode} | ${episodes.filter((e) => e.mode === mode).length} | ${t.done} | ${t.refused} | ${t['false success']} |`);
+  }
+  const claimed = episodes.filter((e) => e.outcome === 'false success');
+  if (claimed.length) {
+    lines.push('', 'False successes (the reply, then what the page received):', '');
+    for (const e of claimed) lines.push(`- ${e.mode} ${e.task.page}: "${e.task.instruction}" answered "${e.message.slice(0, 160)}"; the page got ${JSON.stringify(e.got)}`);
+  }
+  return lines.join('\n');
+}
