@@ -9,6 +9,7 @@ import { createLiveTokens } from './live-tokens';
 import { loadServerConfig } from './config';
 import { createLogger } from './logger';
 import { createHostedMcp } from './mcp-route';
+import { createServerMetrics } from './metrics';
 import { listen } from './serve/listen';
 
 export { createApp } from './app';
@@ -29,7 +30,9 @@ export async function startServer(
   const config = loadServerConfig(env);
   const coreConfig = loadCoreConfigFromEnv(env, { shared: config.apiKeys.size > 0 });
   const logger = createLogger(config.logLevel, options.writeLog);
-  const sessions = createSessionManager(coreConfig);
+  const metrics = createServerMetrics();
+  const sessions = createSessionManager(coreConfig, metrics.telemetry);
+  metrics.readFrom(() => sessions.stats());
   const chromiumPath = () => {
     try {
       return findChromium(true, coreConfig.chromiumPath);
@@ -41,7 +44,7 @@ export async function startServer(
   const live = createLiveTokens({ publicUrl: config.publicUrl });
   const devtools = createDevtoolsLinks(sessions, { publicUrl: config.publicUrl });
   const mcp = createHostedMcp(sessions, config, logger);
-  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp });
+  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp, metrics });
   const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: (path) => devtools.route(path) ?? cdp.route(path) });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;

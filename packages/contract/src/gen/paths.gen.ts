@@ -40,6 +40,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The server's metrics in the **Prometheus text format** (scrape it with Prometheus or any
+         *     OpenMetrics agent): sessions by state, operations by kind and outcome with latency
+         *     histograms, model tokens and model time by provider, browsers and contexts, the warm pool,
+         *     operation queue waits, HTTP responses by status, and the Node process's own metrics. The
+         *     README's Operations section lists every metric. Counts and times only: no label holds a
+         *     session id, a URL, an instruction or a key.
+         *
+         *     With API keys configured it takes any project's key (`x-bb-api-key` or `Authorization:
+         *     Bearer`) and answers for the whole server; a keyless loopback server answers anyone. Never
+         *     rate-limited, so a scraper cannot use up a project's requests.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/demo": {
         parameters: {
             query?: never;
@@ -1242,6 +1271,35 @@ export interface operations {
                 };
             };
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP deckhand_sessions Live sessions by state (starting: holding a slot while its browser opens)
+                     *     # TYPE deckhand_sessions gauge
+                     *     deckhand_sessions{state="ready"} 2
+                     *     deckhand_sessions{state="busy"} 1
+                     *     deckhand_sessions{state="starting"} 0
+                     */
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
     getDemo: {

@@ -42,6 +42,7 @@ import { recordedAgentParameters, recordedParameters } from './recorded-paramete
 import { SessionSecrets } from './session-secrets.js';
 import type { SessionSettings } from '../scope/session-settings.js';
 import type { EndReason } from './tombstones.js';
+import { outcomeOf, type SessionTelemetry } from './telemetry.js';
 
 export type SessionState = 'ready' | 'busy' | EndReason;
 
@@ -53,6 +54,8 @@ export interface SessionInit {
   modelApiKey?: string;
   /** Told once when the session stops for any reason (end, crash, expiry). */
   onStop: (session: Session, reason: EndReason) => void;
+  /** Told of each operation's outcome and times. */
+  telemetry?: SessionTelemetry;
 }
 
 const GONE_MESSAGES: Record<EndReason, string> = {
@@ -96,6 +99,7 @@ export class Session {
   readonly #browser: BrowserHandle;
   readonly #config: CoreConfig;
   readonly #onStop: SessionInit['onStop'];
+  readonly #telemetry?: SessionTelemetry;
   readonly #queue = new OperationQueue();
   readonly #history = new SessionHistory();
   readonly #secrets = new SessionSecrets();
@@ -114,6 +118,7 @@ export class Session {
     this.#browser = init.browser;
     this.#config = init.config;
     this.#onStop = init.onStop;
+    this.#telemetry = init.telemetry;
     this.#pages = new ActivePage(init.browser.context);
     init.browser.onLost(() => void this.stop('crashed'));
     this.#lifetimeTimer = setTimeout(() => void this.stop('expired'), init.config.maxSessionMs);
@@ -232,8 +237,11 @@ export class Session {
    */
   async perform<T>(method: string, parameters: unknown, ctx: OpContext, timeoutMs: number, operation: (scope: OperationScope) => Promise<T>): Promise<T> {
     this.#assertLive();
+    const queued = performance.now();
     return this.#queue.run(async () => {
       this.#assertLive();
+      const started = performance.now();
+      let outcome = 'success';
       this.#state = 'busy';
       clearTimeout(this.#idleTimer);
       const page = await this.#pages.current();
@@ -245,13 +253,16 @@ export class Session {
         // Settling swallows a dying browser's errors; a result from a browser that is gone is not one.
         if (!this.#browser.isConnected()) throw new Error('Browser disconnected');
         this.#history.finish(record, result, (await this.#pages.current()).url());
+        outcome = outcomeOf(result);
         return result;
       } catch (error) {
         const failure = this.#masked(this.#asOperationError(error));
+        outcome = isDeckhandError(failure) ? failure.code : 'internal_error';
         const recorded = isDeckhandError(failure) ? failure.message : UNEXPECTED_RECORD;
         this.#history.finish(record, { error: recorded }, this.#isLive() ? (await this.#pages.current()).url() : page.url());
         throw failure;
       } finally {
+        this.#telemetry?.onOperation?.({ kind: method, outcome, queueWaitMs: started - queued, durationMs: performance.now() - started });
         deadline.dispose();
         if (this.#isLive() && this.#queue.size <= 1) {
           this.#state = 'ready';
