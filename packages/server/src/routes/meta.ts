@@ -4,7 +4,7 @@ import { DeckhandError } from '@deckhand/core';
 import type { AppEnv } from '../env';
 import type { Handlers } from '../route';
 import { DEMO_PAGE } from '../demo-page';
-import { renderDocs } from '../docs';
+import { serveDocs } from '../docs';
 import type { RouteDeps } from './deps';
 
 export function metaHandlers({ sessions, chromiumPath, metrics }: RouteDeps): Pick<Handlers, 'getHealth' | 'getReadiness' | 'getDemo' | 'getMetrics'> {
@@ -23,6 +23,5 @@ export function metaHandlers({ sessions, chromiumPath, metrics }: RouteDeps): Pi
 /** The contract, outside the operation table (it describes the table). */
 export function serveContract(app: OpenAPIHono<AppEnv>, specText: string): void {
   app.get('/openapi.yaml', (c) => c.body(specText, 200, { 'content-type': 'application/yaml; charset=utf-8' }));
-  const docs = renderDocs(specText);
-  app.get('/docs', (c) => c.html(docs));
+  serveDocs(app);
 }
