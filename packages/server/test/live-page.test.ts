@@ -220,6 +220,8 @@ describe('debugUrl', () => {
   async function frontEnd(debugUrl: string) {
     const response = await fetch(debugUrl, { redirect: 'manual' });
     expect(response.status).toBe(302);
+    // Said in the redirect itself: the front end comes from the internet.
+    expect(await response.text()).toContain('needs internet access');
     const location = new URL(response.headers.get('location')!);
     return { location, socketUrl: `ws://${location.searchParams.get('ws')}` };
   }

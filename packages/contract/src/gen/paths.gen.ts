@@ -423,8 +423,9 @@ export interface paths {
          *     connection to the session's active page (as Chromium's `/devtools/page/<id>` would be); a
          *     ticket opens one connection within a minute of the redirect, so the long-lived `token` never
          *     travels to the front end's host. The `token` grants control of the page (not only viewing):
-         *     share `debugUrl` as you would `cdpUrl`. The front end is loaded from the internet by the
-         *     viewer's browser.
+         *     share `debugUrl` as you would `cdpUrl`. **The front end is loaded from the internet** by the
+         *     viewer's browser (the redirect's body says so too): Debian's Chromium carries a front end in
+         *     its resources but serves it only on a debugging port, which session browsers never open.
          */
         get: operations["getDevtools"];
         put?: never;
@@ -1949,7 +1950,9 @@ export interface operations {
                     location?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
