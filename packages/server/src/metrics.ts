@@ -20,6 +20,12 @@ const MODEL_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 const LIVE_STATES = ['ready', 'busy'] as const;
 
+/** Live sessions outside the shared browsers: each has a browser (and one context) of its own. */
+function ownBrowsers(now: SessionStats | undefined): number {
+  const live = LIVE_STATES.reduce((total, state) => total + (now?.states[state] ?? 0), 0);
+  return Math.max(0, live - (now?.sharedContexts ?? 0));
+}
+
 export function createServerMetrics(): ServerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -50,9 +56,8 @@ export function createServerMetrics(): ServerMetrics {
     registers: [registry],
     collect() {
       const now = stats();
-      const live = LIVE_STATES.reduce((total, state) => total + (now?.states[state] ?? 0), 0);
       this.set({ kind: 'shared' }, now?.sharedBrowsers ?? 0);
-      this.set({ kind: 'session' }, Math.max(0, live - (now?.sharedContexts ?? 0)));
+      this.set({ kind: 'session' }, ownBrowsers(now));
     },
   });
   new Gauge({
@@ -62,9 +67,8 @@ export function createServerMetrics(): ServerMetrics {
     registers: [registry],
     collect() {
       const now = stats();
-      const live = LIVE_STATES.reduce((total, state) => total + (now?.states[state] ?? 0), 0);
       this.set({ kind: 'shared' }, now?.sharedContexts ?? 0);
-      this.set({ kind: 'session' }, Math.max(0, live - (now?.sharedContexts ?? 0)));
+      this.set({ kind: 'session' }, ownBrowsers(now));
     },
   });
   new Gauge({
