@@ -27,6 +27,7 @@ const BUDGET: Record<EndpointId, { valid: number; broken: number }> = {
   getHealth: { valid: 5, broken: 80 },
   getDemo: { valid: 3, broken: 30 },
   getReadiness: { valid: 5, broken: 80 },
+  getMetrics: { valid: 5, broken: 80 },
   startSession: { valid: 4, broken: 100 },
   navigate: { valid: 25, broken: 300 },
   act: { valid: 15, broken: 200 },

@@ -582,6 +582,7 @@ StreamEventData: TypeAlias = StreamStatusStarting | StreamStatusConnected | Stre
 ENDPOINTS: Final[dict[str, Endpoint]] = {
     "getHealth": Endpoint("GET", "/healthz", None, "HealthResponse", False),
     "getReadiness": Endpoint("GET", "/readyz", None, "HealthResponse", False),
+    "getMetrics": Endpoint("GET", "/metrics", None, None, False),
     "getDemo": Endpoint("GET", "/demo", None, None, False),
     "startSession": Endpoint("POST", "/v1/sessions/start", "SessionStartRequest", "SessionStartResponse", False),
     "navigate": Endpoint("POST", "/v1/sessions/{id}/navigate", "NavigateRequest", "NavigateResponse", True),

@@ -1,5 +1,6 @@
 // The core's public surface: what the server (and the in-process client) calls.
-export { createSessionManager, type SessionManager, type StartOptions } from './session/session-manager.js';
+export { createSessionManager, type SessionManager, type SessionStats, type StartOptions } from './session/session-manager.js';
+export type { OperationMeasure, SessionTelemetry } from './session/telemetry.js';
 export type { Session, SessionState } from './session/session.js';
 export type { OpContext, OperationScope } from './scope/operation-scope.js';
 export { defineTool, type Tool } from './tools/tool.js';
@@ -9,7 +10,7 @@ export { sweepStaleTempDirs } from './browser/temp-dirs.js';
 export type { CdpChannel } from './browser/cdp-mux.js';
 export { bridgeWebSocket, CdpRelay, servePrivateCdp, type PrivateCdpEndpoint, type RelaySocket } from './browser/cdp-websocket.js';
 export { DEFAULT_CORE_CONFIG, envInteger, loadCoreConfigFromEnv, type CoreConfig, type ServiceMode } from './config.js';
-export { DEFAULT_MODEL, type LanguageModelV3, type ModelCallRecord, type ModelConfig, type ModelEnv, type OnModelCall } from './models/index.js';
+export { DEFAULT_MODEL, knownProviderOf, type LanguageModelV3, type ModelCallRecord, type ModelConfig, type ModelEnv, type OnModelCall } from './models/index.js';
 export { TokenBuckets } from './token-bucket.js';
 export { DeckhandError, ERROR_STATUS, firstLine, isDeckhandError, type ErrorCode, type ValidationIssue } from './errors.js';
 export type * from './types.js';

@@ -55,6 +55,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     await next();
     c.res.headers.set('x-request-id', requestId);
   });
+  app.use(async (c, next) => {
+    await next();
+    deps.metrics.countResponse(c.res.status);
+  });
+  // Outside /v1/*, so outside the rate limit: a scraper never uses up a project's requests.
+  app.use('/metrics', authenticate(deps.config.apiKeys));
   app.use(bodyLimit(deps.config.bodyLimitBytes));
   app.use(emptyJsonIsEmptyObject);
   serveContract(app, deps.specText);

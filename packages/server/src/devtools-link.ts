@@ -15,6 +15,12 @@ const DEVTOOLS_PATH = /^\/v1\/sessions\/([^/]+)\/devtools$/;
 /** Chromium's own choice for a browser without bundled front end resources (its /json answers point there). */
 const FRONTEND = 'https://chrome-devtools-frontend.appspot.com/serve_rev';
 const TICKET_TTL_MS = 60_000;
+
+/** The redirect's body, for whoever reads it: where the front end comes from, and that it needs the internet. */
+export function redirectNotice(location: string): string {
+  const href = location.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return `<!doctype html><meta charset="utf-8"><title>DevTools</title><p>Opening <a href="${href}">the Chrome DevTools front end</a> hosted by Google (chrome-devtools-frontend.appspot.com): this browser needs internet access to load it. The session's page traffic stays between this browser and the Deckhand server.</p>`;
+}
 /** Tickets outstanding at once; a flood of link openings cannot grow the map beyond this. */
 const MAX_TICKETS = 1_000;
 

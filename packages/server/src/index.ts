@@ -11,6 +11,7 @@ import { loadServerConfig } from './config';
 import { createLogger } from './logger';
 import { createHostedMcp } from './mcp-route';
 import { listenOrigin, type PublicOrigin } from './public-url';
+import { createServerMetrics } from './metrics';
 import { listen } from './serve/listen';
 
 export { createApp } from './app';
@@ -31,11 +32,13 @@ export async function startServer(
   const config = loadServerConfig(env);
   const coreConfig = loadCoreConfigFromEnv(env, { shared: config.apiKeys.size > 0 });
   const logger = createLogger(config.logLevel, options.writeLog);
+  const metrics = createServerMetrics();
   // Profiles and downloads of a Deckhand process killed outright (kill -9) would stay on disk for good.
   const swept = await sweepStaleTempDirs();
   if (swept.length > 0) logger.info('removed temporary directories left by processes that are gone', { count: swept.length });
   logger.info(coreConfig.browserIdentity.summary);
-  const sessions = createSessionManager(coreConfig);
+  const sessions = createSessionManager(coreConfig, metrics.telemetry);
+  metrics.readFrom(() => sessions.stats());
   const chromiumPath = () => {
     try {
       return findChromium(true, coreConfig.chromiumPath);
@@ -50,7 +53,7 @@ export async function startServer(
   const devtools = createDevtoolsLinks(sessions, origin);
   const relayCap = relaySockets(config.relaySocketsPerProject);
   const mcp = createHostedMcp(sessions, config, logger);
-  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp });
+  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp, metrics });
   const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: (path) => relayCap.admit(devtools.route(path) ?? cdp.route(path)) });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;

@@ -24,7 +24,9 @@ export function renderLivePage(nonce: string): string {
   #screen { width: 100%; background: #fff; border: 1px solid #ccd; min-height: 200px; }
   table { align-self: start; width: 100%; border-collapse: collapse; background: #fff; font-size: 13px; }
   th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #e3e5ea; vertical-align: top; }
-  td.what { font-family: ui-monospace, monospace; word-break: break-all; }
+  /* Words wrap whole; only a token wider than the column (a URL, an Action's JSON) breaks inside. The
+     min width keeps the table from shrinking the column to a letter, which "anywhere" would allow. */
+  td.what { font-family: ui-monospace, monospace; min-width: 20ch; overflow-wrap: anywhere; }
   .fail { color: #b00020; }
 </style>
 </head>

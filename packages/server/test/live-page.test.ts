@@ -122,6 +122,32 @@ describe('live session page', () => {
     });
   }
 
+  it('wraps a long instruction in the What column at word boundaries, never inside a word', async () => {
+    const { sessionId, sessionUrl } = await startOnForms();
+    const instruction = 'click the wonderfully understated confirmation button hiding somewhere underneath the extraordinarily lengthy registration questionnaire';
+    expect((await api(`${sessionId}/act`, { input: instruction })).status).toBe(200);
+    const page = await viewer.newPage({ viewport: { width: 900, height: 700 } });
+    await page.goto(sessionUrl);
+    const cell = page.locator('#log tr').nth(1).locator('td.what');
+    await expect.poll(() => cell.innerText()).toBe(instruction);
+    // Each word's characters on one line (one client rect), and the cell on several lines.
+    const layout = await cell.evaluate((td) => {
+      const text = td.firstChild!;
+      const words = [...text.textContent!.matchAll(/\S+/g)].map((match) => {
+        const range = document.createRange();
+        range.setStart(text, match.index!);
+        range.setEnd(text, match.index! + match[0].length);
+        return { word: match[0], lines: new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size };
+      });
+      const whole = document.createRange();
+      whole.selectNodeContents(td);
+      return { split: words.filter((w) => w.lines > 1).map((w) => w.word), lines: new Set([...whole.getClientRects()].map((rect) => Math.round(rect.top))).size };
+    });
+    expect(layout.lines).toBeGreaterThan(1);
+    expect(layout.split).toEqual([]);
+    await page.close();
+  });
+
   it('a picture or state the end overtakes answers from the last look, never a 500', async () => {
     const { sessionId, sessionUrl } = await startOnForms();
     const token = encodeURIComponent(tokenOf(sessionUrl));
@@ -194,6 +220,8 @@ describe('debugUrl', () => {
   async function frontEnd(debugUrl: string) {
     const response = await fetch(debugUrl, { redirect: 'manual' });
     expect(response.status).toBe(302);
+    // Said in the redirect itself: the front end comes from the internet.
+    expect(await response.text()).toContain('needs internet access');
     const location = new URL(response.headers.get('location')!);
     return { location, socketUrl: `ws://${location.searchParams.get('ws')}` };
   }

@@ -12,6 +12,7 @@ export function bindEndpoints(client: ApiClient) {
   return {
     getHealth: (init: CallInit = {}) => client.GET('/healthz', { ...init } as never),
     getReadiness: (init: CallInit = {}) => client.GET('/readyz', { ...init } as never),
+    getMetrics: (init: CallInit = {}) => client.GET('/metrics', { ...init } as never),
     getDemo: (init: CallInit = {}) => client.GET('/demo', { ...init } as never),
     startSession: (body: Body<'/v1/sessions/start', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/start', { body, ...init } as never),
     navigate: (id: string, body: Body<'/v1/sessions/{id}/navigate', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/navigate', { params: { path: { id } }, body, ...init } as never),

@@ -3,6 +3,7 @@
 export const endpoints = {
   getHealth: { method: 'get', path: '/healthz', streams: false, websocket: false, public: true },
   getReadiness: { method: 'get', path: '/readyz', streams: false, websocket: false, public: true },
+  getMetrics: { method: 'get', path: '/metrics', streams: false, websocket: false, public: true },
   getDemo: { method: 'get', path: '/demo', streams: false, websocket: false, public: true },
   startSession: { method: 'post', path: '/v1/sessions/start', streams: false, websocket: false, public: false },
   navigate: { method: 'post', path: '/v1/sessions/{id}/navigate', streams: true, websocket: false, public: false },

@@ -40,6 +40,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The server's metrics in the **Prometheus text format** (scrape it with Prometheus or any
+         *     OpenMetrics agent): sessions by state, operations by kind and outcome with latency
+         *     histograms, model tokens and model time by provider, browsers and contexts, the warm pool,
+         *     operation queue waits, HTTP responses by status, and the Node process's own metrics. The
+         *     README's Operations section lists every metric. Counts and times only: no label holds a
+         *     session id, a URL, an instruction or a key.
+         *
+         *     With API keys configured it takes any project's key (`x-bb-api-key` or `Authorization:
+         *     Bearer`) and answers for the whole server; a keyless loopback server answers anyone. Never
+         *     rate-limited, so a scraper cannot use up a project's requests.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/demo": {
         parameters: {
             query?: never;
@@ -406,9 +435,11 @@ export interface paths {
          *     connection to the session's active page (as Chromium's `/devtools/page/<id>` would be); a
          *     ticket opens one connection within a minute of the redirect, so the long-lived `token` never
          *     travels to the front end's host. The `token` grants control of the page (not only viewing):
-         *     share `debugUrl` as you would `cdpUrl`. The front end is loaded from the internet by the
-         *     viewer's browser. The connection passes the same allowlist as `cdpUrl` and counts toward the
-         *     project's `DECKHAND_PROJECT_RELAY_SOCKETS`.
+         *     share `debugUrl` as you would `cdpUrl`. **The front end is loaded from the internet** by the
+         *     viewer's browser (the redirect's body says so too): Debian's Chromium carries a front end in
+         *     its resources but serves it only on a debugging port, which session browsers never open.
+         *     The connection passes the same allowlist as `cdpUrl` and counts toward the project's
+         *     `DECKHAND_PROJECT_RELAY_SOCKETS`.
          */
         get: operations["getDevtools"];
         put?: never;
@@ -1264,6 +1295,35 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP deckhand_sessions Live sessions by state (starting: holding a slot while its browser opens)
+                     *     # TYPE deckhand_sessions gauge
+                     *     deckhand_sessions{state="ready"} 2
+                     *     deckhand_sessions{state="busy"} 1
+                     *     deckhand_sessions{state="starting"} 0
+                     */
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     getDemo: {
         parameters: {
             query?: never;
@@ -1924,7 +1984,9 @@ export interface operations {
                     location?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -16,6 +16,16 @@ interface Entry {
   lost: boolean;
 }
 
+/** What the shared browsers hold now (a session of its own browser, launched or attached, is not counted here). */
+export interface BrowserStats {
+  /** Projects' shared browsers, launching or running. */
+  sharedBrowsers: number;
+  /** Sessions in them (each drives one context), or on their way in. */
+  sharedContexts: number;
+  /** Warm pool browsers ready, and being launched for it. */
+  pool: { ready: number; launching: number };
+}
+
 export class ProjectBrowsers {
   readonly #projects = new Map<string, Entry[]>();
   readonly #pool: WarmPool;
@@ -63,6 +73,11 @@ export class ProjectBrowsers {
     }
     // A spare context for the project's next session, while the browser has room for one.
     return browser.newSession(options, () => this.#release(projectId, chosen), chosen.sessions < this.config.contextsPerBrowser);
+  }
+
+  stats(): BrowserStats {
+    const entries = [...this.#projects.values()].flat().filter((entry) => !entry.lost);
+    return { sharedBrowsers: entries.length, sharedContexts: entries.reduce((total, entry) => total + entry.sessions, 0), pool: this.#pool.stats() };
   }
 
   /** Closes every browser: the pool's, and any whose sessions are gone (server shutdown). */

@@ -48,6 +48,11 @@ export class WarmPool {
     return undefined;
   }
 
+  /** Browsers ready to be taken, and one being launched for the pool (not yet promised to anyone). */
+  stats(): { ready: number; launching: number } {
+    return { ready: this.#ready.length, launching: this.#launch && !this.#launch.taken ? 1 : 0 };
+  }
+
   /** Closes every pooled browser (and one being launched) and launches no more. */
   async close(): Promise<void> {
     this.#closed = true;

@@ -3,4 +3,4 @@
 export type { ModelConfig, ModelEnv } from './model-config.js';
 export type { LanguageModelV3 } from './language-model.js';
 export type { ModelCallRecord, OnModelCall } from './model-calls.js';
-export { DEFAULT_MODEL } from './resolve-model.js';
+export { DEFAULT_MODEL, knownProviderOf } from './resolve-model.js';

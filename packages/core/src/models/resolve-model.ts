@@ -137,6 +137,12 @@ export function resolveModel(model: ModelConfig | string | undefined, sessionMod
   return { kind, providerName: kind, modelId: name, baseURL, config };
 }
 
+/** The provider part of a model identity when it is one Deckhand knows by name, else `other` (any prefix with a baseURL): a bounded label. */
+export function knownProviderOf(identity: string): string {
+  const prefix = identity.slice(0, Math.max(0, identity.indexOf('/'))).toLowerCase();
+  return Object.hasOwn(PREFIXED, prefix) || Object.hasOwn(KNOWN_LOCAL_ENDPOINTS, prefix) ? prefix : 'other';
+}
+
 /** The forms of a model name Deckhand resolves, for the message about one it cannot. */
 export const ACCEPTED_MODEL_NAMES = `"<provider>/<model>" with provider ${[...Object.keys(PREFIXED).filter((p) => p !== 'builtin'), ...Object.keys(KNOWN_LOCAL_ENDPOINTS)].join(', ')} (e.g. "openai/gpt-4.1-mini", "ollama/llama3.2"); "${DEFAULT_MODEL}" (or "${AUTO_MODEL}"); a legacy name starting gpt-, o1, o3, o4, claude- or gemini-; any other "<prefix>/<model>" only with options.model.baseURL on each call`;
 

@@ -1,7 +1,7 @@
 // Creates, finds and ends sessions. A project sees only its own sessions: another project's id is
 // reported as unknown (404), an ended one of its own as gone (410).
 import { openBrowser } from '../browser/open-browser.js';
-import { ProjectBrowsers } from '../browser/project-browsers.js';
+import { ProjectBrowsers, type BrowserStats } from '../browser/project-browsers.js';
 import { ProjectDiskQuota } from '../browser/project-disk-quota.js';
 import type { CoreConfig } from '../config.js';
 import { DeckhandError } from '../errors.js';
@@ -9,11 +9,12 @@ import { checkModelName } from '../models/resolve-model.js';
 import type { LanguageModelV3, ModelSampling } from '../models/language-model.js';
 import type { OnModelCall } from '../models/model-calls.js';
 import type { StartRequest } from '../types.js';
-import { goneError, Session } from './session.js';
+import { goneError, Session, type SessionState } from './session.js';
 import { settingsFrom, type SessionSettings } from '../scope/session-settings.js';
 import { boundStart } from '../request-bounds.js';
 import { InMemorySessionStore, type SessionStore } from './session-store.js';
 import { FinishedSessions } from './finished-sessions.js';
+import { bothModelObservers, type SessionTelemetry } from './telemetry.js';
 
 export interface StartOptions {
   /** From the x-model-api-key header; kept on the session, never logged. */
@@ -29,6 +30,13 @@ export interface StartOptions {
   languageModel?: LanguageModelV3;
   /** An in-process observer of every model request and answer (the client's logInferenceToFile). */
   onModelCall?: OnModelCall;
+}
+
+export interface SessionStats extends BrowserStats {
+  /** Live sessions by state. */
+  states: Partial<Record<SessionState, number>>;
+  /** Sessions being started (holding a slot, not yet live). */
+  starting: number;
 }
 
 /** A slot frees only when a client ends a session or one expires, so this is a hint, not a promise. */
@@ -47,6 +55,7 @@ export class SessionManager {
   constructor(
     private readonly config: CoreConfig,
     private readonly store: SessionStore = new InMemorySessionStore(config.tombstoneLimit),
+    private readonly telemetry: SessionTelemetry = {},
   ) {
     this.disk = new ProjectDiskQuota(config);
     this.browsers = new ProjectBrowsers(config, this.disk);
@@ -69,7 +78,7 @@ export class SessionManager {
       const browser = await openBrowser(req, projectId, this.config, this.browsers, this.disk);
       const session = new Session({
         projectId,
-        settings: { ...settingsFrom(req, this.config), ...inProcessSettings(opts) },
+        settings: { ...settingsFrom(req, this.config), ...inProcessSettings(opts, this.telemetry) },
         browser,
         config: this.config,
         modelApiKey: opts.modelApiKey || undefined,
@@ -77,9 +86,12 @@ export class SessionManager {
         onStop: (stopped, reason) => {
           this.store.bury(stopped, { projectId: stopped.projectId, reason, endedAt: Date.now() });
           this.finishedSessions.keep(stopped);
+          this.telemetry.onSessionStop?.(reason);
         },
+        telemetry: this.telemetry,
       });
       this.store.add(session);
+      this.telemetry.onSessionStart?.();
       return session;
     } finally {
       const left = (this.starting.get(projectId) ?? 1) - 1;
@@ -112,6 +124,13 @@ export class SessionManager {
     return this.store.size;
   }
 
+  /** What runs now, across projects, for the server's metrics: no ids, only counts. */
+  stats(): SessionStats {
+    const states: Partial<Record<SessionState, number>> = {};
+    for (const session of this.store.all()) states[session.state] = (states[session.state] ?? 0) + 1;
+    return { states, starting: sum(this.starting.values()), ...this.browsers.stats() };
+  }
+
   private countOf(projectId: string): number {
     return this.store.all().filter((session) => session.projectId === projectId).length;
   }
@@ -123,8 +142,9 @@ export class SessionManager {
   }
 }
 
-/** The settings only an in-process caller gives (never from the wire), those it gave. */
-function inProcessSettings({ modelSampling, languageModel, onModelCall }: StartOptions): Partial<SessionSettings> {
+/** The settings only an in-process caller gives (never from the wire), those it gave; the manager's model-call observer joins the caller's. */
+function inProcessSettings({ modelSampling, languageModel, onModelCall: callers }: StartOptions, telemetry: SessionTelemetry): Partial<SessionSettings> {
+  const onModelCall = bothModelObservers(callers, telemetry.onModelCall);
   return { ...(modelSampling && { modelSampling }), ...(languageModel && { languageModel }), ...(onModelCall && { onModelCall }) };
 }
 
@@ -138,6 +158,6 @@ function sum(values: Iterable<number>): number {
   return total;
 }
 
-export function createSessionManager(config: CoreConfig): SessionManager {
-  return new SessionManager(config);
+export function createSessionManager(config: CoreConfig, telemetry?: SessionTelemetry): SessionManager {
+  return new SessionManager(config, undefined, telemetry);
 }

@@ -46,6 +46,7 @@ import { boundAct, boundAgent, boundExtract, boundObserve } from '../request-bou
 import { SessionSecrets } from './session-secrets.js';
 import type { SessionSettings } from '../scope/session-settings.js';
 import type { EndReason } from './tombstones.js';
+import { outcomeOf, type SessionTelemetry } from './telemetry.js';
 
 export type SessionState = 'ready' | 'busy' | EndReason;
 
@@ -59,6 +60,8 @@ export interface SessionInit {
   diskRoom?: () => Promise<void>;
   /** Told once when the session stops for any reason (end, crash, expiry). */
   onStop: (session: Session, reason: EndReason) => void;
+  /** Told of each operation's outcome and times. */
+  telemetry?: SessionTelemetry;
 }
 
 const GONE_MESSAGES: Record<EndReason, string> = {
@@ -108,6 +111,7 @@ export class Session {
   readonly #config: CoreConfig;
   readonly #onStop: SessionInit['onStop'];
   readonly #diskRoom: SessionInit['diskRoom'];
+  readonly #telemetry?: SessionTelemetry;
   readonly #queue: OperationQueue;
   readonly #history = new SessionHistory();
   readonly #secrets = new SessionSecrets();
@@ -129,6 +133,7 @@ export class Session {
     this.#onStop = init.onStop;
     this.#diskRoom = init.diskRoom;
     this.#queue = new OperationQueue(init.config.sessionQueueMax);
+    this.#telemetry = init.telemetry;
     this.#pages = new ActivePage(init.browser.context);
     this.#relayScope = relayScopeOf(init.config, init.projectId, this.id);
     init.browser.onLost(() => void this.stop('crashed'));
@@ -258,8 +263,11 @@ export class Session {
   async perform<T>(method: string, parameters: unknown, ctx: OpContext, timeoutMs: number, operation: (scope: OperationScope) => Promise<T>): Promise<T> {
     this.#assertLive();
     await this.#diskRoom?.();
+    const queued = performance.now();
     return this.#queue.run(async () => {
       this.#assertLive();
+      const started = performance.now();
+      let outcome = 'success';
       this.#state = 'busy';
       clearTimeout(this.#idleTimer);
       // A page that crashed since the last operation was replaced: this one says so (navigate carries on).
@@ -280,13 +288,16 @@ export class Session {
         // Settling swallows a dying browser's errors; a result from a browser that is gone is not one.
         if (!this.#browser.isConnected()) throw new Error('Browser disconnected');
         this.#history.finish(record, result, (await this.#pages.current()).url());
+        outcome = outcomeOf(result);
         return result;
       } catch (error) {
         const failure = this.#masked(this.#asOperationError(error));
+        outcome = isDeckhandError(failure) ? failure.code : 'internal_error';
         const recorded = isDeckhandError(failure) ? failure.message : UNEXPECTED_RECORD;
         this.#history.finish(record, { error: recorded }, this.#isLive() ? (await this.#pages.current()).url() : page.url());
         throw failure;
       } finally {
+        this.#telemetry?.onOperation?.({ kind: method, outcome, queueWaitMs: started - queued, durationMs: performance.now() - started });
         deadline.dispose();
         if (this.#isLive() && this.#queue.size <= 1) {
           this.#state = 'ready';

@@ -25,6 +25,18 @@ export const getReadiness = createRoute({
   },
 });
 
+export const getMetrics = createRoute({
+  operationId: 'getMetrics',
+  method: 'get',
+  path: '/metrics',
+  summary: "Prometheus metrics",
+  request: {  },
+  responses: {
+    200: { description: "The metrics." },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
 export const getDemo = createRoute({
   operationId: 'getDemo',
   method: 'get',
@@ -329,6 +341,7 @@ export const getDevtools = createRoute({
 export const routes = {
   getHealth,
   getReadiness,
+  getMetrics,
   getDemo,
   startSession,
   navigate,

@@ -4,6 +4,7 @@ import type { CdpProxy } from '../cdp-proxy';
 import type { ServerConfig } from '../config';
 import type { DevtoolsLinks } from '../devtools-link';
 import type { LiveTokens } from '../live-tokens';
+import type { ServerMetrics } from '../metrics';
 
 export interface RouteDeps {
   sessions: SessionManager;
@@ -18,4 +19,6 @@ export interface RouteDeps {
   live: LiveTokens;
   /** Where debugUrl leads: a DevTools front end on a one-time page-level connection. */
   devtools: DevtoolsLinks;
+  /** What /metrics serves. */
+  metrics: ServerMetrics;
 }

@@ -3,6 +3,7 @@
 // in for the API key. A session that ended recently keeps its page: its final log and last picture.
 import { randomBytes } from 'node:crypto';
 import { DeckhandError, isDeckhandError, type Session } from '@deckhand/core';
+import { redirectNotice } from '../devtools-link';
 import { InFlight } from '../in-flight';
 import { renderLivePage } from '../live-page';
 import type { Handlers } from '../route';
@@ -70,7 +71,8 @@ export function liveHandlers({ sessions, live, devtools, config }: RouteDeps): P
       const { id } = c.req.valid('param');
       const projectId = live.projectOf(id, c.req.valid('query').token, 'devtools');
       const session = sessions.get(projectId, id);
-      return c.redirect(await devtools.frontendUrl(c.req.url, session, projectId), 302);
+      const location = await devtools.frontendUrl(c.req.url, session, projectId);
+      return c.html(redirectNotice(location), 302, { location });
     },
   };
 }

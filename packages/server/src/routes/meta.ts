@@ -1,14 +1,15 @@
-// Health, readiness, the demo page, and the contract itself (raw at /openapi.yaml, rendered at /docs).
+// Health, readiness, metrics, the demo page, and the contract itself (raw at /openapi.yaml, rendered at /docs).
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { DeckhandError } from '@deckhand/core';
 import type { AppEnv } from '../env';
 import type { Handlers } from '../route';
 import { DEMO_PAGE } from '../demo-page';
-import { renderDocs } from '../docs';
+import { serveDocs } from '../docs';
 import type { RouteDeps } from './deps';
 
-export function metaHandlers({ sessions, chromiumPath }: RouteDeps): Pick<Handlers, 'getHealth' | 'getReadiness' | 'getDemo'> {
+export function metaHandlers({ sessions, chromiumPath, metrics }: RouteDeps): Pick<Handlers, 'getHealth' | 'getReadiness' | 'getDemo' | 'getMetrics'> {
   return {
+    getMetrics: async (c) => c.text(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }),
     getDemo: (c) => c.html(DEMO_PAGE, 200),
     getHealth: (c) => c.json({ ok: true, sessions: sessions.count() }, 200),
     getReadiness: (c) => {
@@ -22,6 +23,5 @@ export function metaHandlers({ sessions, chromiumPath }: RouteDeps): Pick<Handle
 /** The contract, outside the operation table (it describes the table). */
 export function serveContract(app: OpenAPIHono<AppEnv>, specText: string): void {
   app.get('/openapi.yaml', (c) => c.body(specText, 200, { 'content-type': 'application/yaml; charset=utf-8' }));
-  const docs = renderDocs(specText);
-  app.get('/docs', (c) => c.html(docs));
+  serveDocs(app);
 }

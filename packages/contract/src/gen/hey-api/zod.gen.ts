@@ -781,6 +781,11 @@ export const zGetHealthResponse = zHealthResponse;
 export const zGetReadinessResponse = zHealthResponse;
 
 /**
+ * The metrics.
+ */
+export const zGetMetricsResponse = z.string();
+
+/**
  * The demo page.
  */
 export const zGetDemoResponse = z.string();

@@ -1,0 +1,23 @@
+// A server process: start, say where it listens, end every session on SIGTERM or SIGINT. Used by
+// `npm start` (main.ts) and `deckhand serve` (cli.ts).
+import { startServer } from './index';
+
+export async function runServer(env: Record<string, string | undefined>): Promise<void> {
+  try {
+    const server = await startServer(env);
+    process.stdout.write(`Deckhand listening on ${server.url} (docs: ${server.url}/docs)\n`);
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      process.stdout.write(`${signal}: ending every session\n`);
+      await server.close();
+      process.exit(0);
+    };
+    process.on('SIGTERM', () => void stop('SIGTERM'));
+    process.on('SIGINT', () => void stop('SIGINT'));
+  } catch (error) {
+    process.stderr.write(`Deckhand failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
