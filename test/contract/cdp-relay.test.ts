@@ -2,7 +2,7 @@
 // websocket URL on the server, joined to a DevTools channel of the session's browser (which listens on
 // no port); its token is bound to the session and the project, and nothing else gets through. Attaching
 // a session to a browser elsewhere (browser.cdpUrl) is limited to hosts the operator allows.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +93,8 @@ describe('CDP relay', () => {
       await browser.close();
     }
     expectOk(await ctx.api.call('endSession', { id }));
+    // The session's downloads go with it, as the browser's own downloads folder does.
+    await expect.poll(() => existsSync(join(dataDir, 'project-a', 'downloads', id)), { timeout: 10_000 }).toBe(false);
   });
 
   it('refuses a missing, forged or borrowed token with 401, and an ended session with 410', async () => {

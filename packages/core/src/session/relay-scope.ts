@@ -1,10 +1,17 @@
 // What a session's CDP relay checks against: the server's navigation policy, the project's directory
-// (the only place host paths may be) and the session's downloads directory inside it.
+// (the only place host paths may be) and the session's downloads directory inside it. That directory is
+// the browser user's (Chromium writes there) and goes with the session, as the browser's own downloads do.
+import { rm } from 'node:fs/promises';
 import type { RelayScope } from '../browser/relay-allowlist.js';
-import { confinedDirectory, projectDataDir, projectDirName } from '../browser/project-data-dir.js';
+import { confinedDirectory, giveToBrowserUser, projectDataDir, projectDirName } from '../browser/project-data-dir.js';
 import type { CoreConfig } from '../config.js';
 
-export function relayScopeOf(config: CoreConfig, projectId: string, sessionId: string): RelayScope {
+export interface SessionRelayScope extends RelayScope {
+  /** Removes the session's downloads directory, if a relay client made one. */
+  dispose(): Promise<void>;
+}
+
+export function relayScopeOf(config: CoreConfig, projectId: string, sessionId: string): SessionRelayScope {
   let projectDir: Promise<string> | undefined;
   let downloadsDir: Promise<string> | undefined;
   const project = () => (projectDir ??= projectDataDir(config.dataDir, projectId));
@@ -15,7 +22,13 @@ export function relayScopeOf(config: CoreConfig, projectId: string, sessionId: s
       (downloadsDir ??= project().then(async (root) => {
         const made = await confinedDirectory(root, `downloads/${projectDirName(sessionId)}`);
         if ('problem' in made) throw new Error(`The session's downloads directory ${made.problem}`);
+        const { user } = config.browserIdentity;
+        if (user) await giveToBrowserUser(root, made.path, user);
         return made.path;
       })),
+    async dispose() {
+      const made = await downloadsDir?.catch(() => undefined);
+      if (made) await rm(made, { recursive: true, force: true });
+    },
   };
 }

@@ -36,8 +36,7 @@ import type {
 } from '../types.js';
 import { ActivePage } from './active-page.js';
 import { relayChannel } from '../browser/relay-channel.js';
-import type { RelayScope } from '../browser/relay-allowlist.js';
-import { relayScopeOf } from './relay-scope.js';
+import { relayScopeOf, type SessionRelayScope } from './relay-scope.js';
 import { SessionHistory } from './history.js';
 import type { OpContext, OperationScope } from '../scope/operation-scope.js';
 import { OperationQueue } from './operation-queue.js';
@@ -116,7 +115,7 @@ export class Session {
   readonly #history = new SessionHistory();
   readonly #secrets = new SessionSecrets();
   readonly #pages: ActivePage;
-  readonly #relayScope: RelayScope;
+  readonly #relayScope: SessionRelayScope;
   #idleTimer?: NodeJS.Timeout;
   readonly #lifetimeTimer: NodeJS.Timeout;
   #closing?: Promise<void>;
@@ -315,7 +314,7 @@ export class Session {
     clearTimeout(this.#lifetimeTimer);
     this.#onStop(this, reason);
     this.#finalLook = this.#lookOnce();
-    this.#closing = this.#finalLook.then(() => this.#browser.close()).catch(() => undefined);
+    this.#closing = this.#finalLook.then(() => this.#browser.close()).catch(() => undefined).then(() => this.#relayScope.dispose().catch(() => undefined));
     return this.#closing;
   }
 
