@@ -6,7 +6,7 @@
 // mixed with probes that set a download directory, click a download link and read the page. After every
 // sequence: nothing was written into the canary directories, no reply, event or page holds the canary
 // file's secret, and /healthz answers. Bounded in time; FUZZ_SEED picks the seed (printed on failure).
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,9 +55,13 @@ const ENDS_THE_RUN = new Set([
   'Emulation.setVirtualTimePolicy',
 ]);
 
+// Open to Chromium's unprivileged user (it may pass the canary directory, read the secret and write the
+// drop directory), so what keeps them out is the relay, not the file modes.
 const canary = mkdtempSync(join(tmpdir(), 'deckhand-fuzz-canary-'));
+chmodSync(canary, 0o711);
 const drop = join(canary, 'drop');
 mkdirSync(drop);
+chmodSync(drop, 0o777);
 const SECRET = `fuzz-secret-${Math.random().toString(36).slice(2)}`;
 const secretFile = join(canary, 'secret.txt');
 writeFileSync(secretFile, SECRET);

@@ -5,7 +5,7 @@
 // context with its own proxy that skips the navigation policy to reach the server's own API, hand the
 // page host files to upload, trace the browser or read its processes. The relay forwards an allowlist:
 // none of it gets through, and each refusal is a CDP error naming the method.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,9 +13,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { expectOk, START_BODY, useContract } from '../support/contract';
 import { rawCdp, type CdpReply } from '../support/raw-cdp';
 
+// Chromium runs as an unprivileged user: it may pass through the canary directory (so the data
+// directory inside is reachable), and the drop directory is open to it, so only the relay keeps files out.
 const canary = mkdtempSync(join(tmpdir(), 'deckhand-canary-'));
+chmodSync(canary, 0o711);
 const drop = join(canary, 'drop');
 mkdirSync(drop);
+chmodSync(drop, 0o777);
 const SECRET = `host-secret-${Math.random().toString(36).slice(2)}`;
 const secretFile = join(canary, 'secret.txt');
 writeFileSync(secretFile, SECRET);

@@ -16,6 +16,8 @@ export interface RelayScope {
   projectDir(): Promise<string>;
   /** Where this session's downloads go, whatever path a client names. */
   downloadsDir(): Promise<string>;
+  /** Lets the browser's own user read a checked file of the project (Chromium opens it, not the server). */
+  shareFile(path: string): Promise<void>;
 }
 
 /** A command as it may be forwarded (parameters possibly rewritten), or why it is refused. */
@@ -207,6 +209,7 @@ async function confinedFiles(files: unknown, field: string, scope: RelayScope): 
     if (!real || !real.startsWith(root + sep)) {
       return { refused: `${field}: ${JSON.stringify(file.slice(0, 200))} is not a file in the project's data directory` };
     }
+    await scope.shareFile(real);
     paths.push(real);
   }
   return { paths };

@@ -1,7 +1,9 @@
 // What a session's CDP relay checks against: the server's navigation policy, the project's directory
 // (the only place host paths may be) and the session's downloads directory inside it. That directory is
-// the browser user's (Chromium writes there) and goes with the session, as the browser's own downloads do.
-import { rm } from 'node:fs/promises';
+// the browser user's (Chromium writes there) and goes with the session, as the browser's own downloads do;
+// a project file a client hands the page becomes the browser user's too, since Chromium opens it.
+import { lchown, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { RelayScope } from '../browser/relay-allowlist.js';
 import { confinedDirectory, giveToBrowserUser, projectDataDir, projectDirName } from '../browser/project-data-dir.js';
 import type { CoreConfig } from '../config.js';
@@ -26,6 +28,12 @@ export function relayScopeOf(config: CoreConfig, projectId: string, sessionId: s
         if (user) await giveToBrowserUser(root, made.path, user);
         return made.path;
       })),
+    async shareFile(path) {
+      const { user } = config.browserIdentity;
+      if (!user) return;
+      await giveToBrowserUser(await project(), dirname(path), user);
+      await lchown(path, user.uid, user.gid);
+    },
     async dispose() {
       const made = await downloadsDir?.catch(() => undefined);
       if (made) await rm(made, { recursive: true, force: true });
