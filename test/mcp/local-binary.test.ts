@@ -47,7 +47,7 @@ describe('deckhand-mcp flags', () => {
   it('opens pages at 1024×768 by default and at the --browserWidth/--browserHeight asked for', async () => {
     expect(await probe([])).toContain('viewport 1024x768');
     expect(await probe(['--browserWidth', '800', '--browserHeight', '600'])).toContain('viewport 800x600');
-  });
+  }, 60_000);
 
   it('--contextId keeps the profile (storage) across runs; --persist false starts fresh', async () => {
     expect(await probe(['--contextId', 'kept'])).toContain('visits 1');
