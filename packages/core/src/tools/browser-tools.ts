@@ -73,6 +73,17 @@ export function browserTools(options: ToolOptions) {
     view: historyView('Went forward'),
   });
 
+  const reloadTool = defineTool({
+    name: 'reload',
+    description: 'Reload the current page.',
+    input: z.object({}),
+    readOnly: false,
+    capability: 'page',
+    record: 'input',
+    handle: (_input, scope) => historyStep(scope, (timeout) => scope.page.reload({ timeout })),
+    view: historyView('Reloaded'),
+  });
+
   const scrollTool = defineTool({
     name: 'scroll',
     description: 'Scroll the page up or down by a number of pixels (default: one screen).',
@@ -147,5 +158,5 @@ export function browserTools(options: ToolOptions) {
     view: (result) => ({ text: 'A screenshot of the visible part of the page.', image: result.image }),
   });
 
-  return [navigateTool, backTool, forwardTool, scrollTool, keysTool, waitTool, screenshotTool];
+  return [navigateTool, backTool, forwardTool, reloadTool, scrollTool, keysTool, waitTool, screenshotTool];
 }
