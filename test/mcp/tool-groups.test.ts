@@ -77,7 +77,7 @@ describe.each(targets)('MCP tool groups over $name', { timeout: 90_000 }, (targe
     });
     await withConnection(target, { caps: 'all' }, async (connection) => {
       const all = await names(connection);
-      for (const name of ['back', 'forward', 'reload', 'scroll', 'keys', 'wait', 'click', 'outline', 'screenshot', ...SIX]) expect(all).toContain(name);
+      for (const name of ['back', 'forward', 'reload', 'scroll', 'keys', 'wait', 'select', 'tabs', 'click', 'outline', 'screenshot', ...SIX]) expect(all).toContain(name);
       // The agent's own tools are not an MCP client's.
       for (const name of ['think', 'done', 'fillForm', 'goto', 'navback']) expect(all).not.toContain(name);
       const { tools } = await connection.client.listTools();
@@ -99,6 +99,33 @@ describe.each(targets)('MCP tool groups over $name', { timeout: 90_000 }, (targe
       expect(text(forward)).toMatch(/^Went forward\. .*select\.html/);
       const reloaded = await client.callTool({ name: 'reload', arguments: {} });
       expect(text(reloaded)).toMatch(/^Reloaded\. .*select\.html/);
+    });
+  });
+
+  it('select chooses an option by name; tabs lists, opens, chooses and closes tabs, and the page tools follow the chosen one', async () => {
+    await withConnection(target, { caps: 'page,tabs' }, async ({ client }) => {
+      await client.callTool({ name: 'navigate', arguments: { url: fixtures.url('select.html') } });
+      const selected = await client.callTool({ name: 'select', arguments: { field: 'the Color list', option: 'Green' } });
+      expect(selected.isError, text(selected)).toBeFalsy();
+      const log = await client.callTool({ name: 'extract', arguments: {} });
+      expect(text(log)).toContain('selected: g');
+
+      const opened = await client.callTool({ name: 'tabs', arguments: { action: 'new' } });
+      expect((opened.structuredContent as { tabs: Array<{ active: boolean }> }).tabs.map((tab) => tab.active)).toEqual([false, true]);
+      await client.callTool({ name: 'navigate', arguments: { url: fixtures.url('forms.html') } });
+      const listed = await client.callTool({ name: 'tabs', arguments: { action: 'list' } });
+      expect(text(listed)).toMatch(/^ {2}0: "Select" .*select\.html\n\* 1: "Forms" .*forms\.html$/);
+
+      await client.callTool({ name: 'tabs', arguments: { action: 'select', index: 0 } });
+      expect(text(await client.callTool({ name: 'extract', arguments: {} }))).toContain('selected: g');
+      const missing = await client.callTool({ name: 'tabs', arguments: { action: 'select', index: 5 } });
+      expect(missing.isError).toBe(true);
+      expect(text(missing)).toMatch(/no tab 5: 2 tab\(s\)/);
+
+      const closed = await client.callTool({ name: 'tabs', arguments: { action: 'close' } });
+      const left = (closed.structuredContent as { tabs: Array<{ url: string; active: boolean }> }).tabs;
+      expect(left).toEqual([expect.objectContaining({ url: fixtures.url('forms.html'), active: true })]);
+      expect(text(await client.callTool({ name: 'extract', arguments: {} }))).toContain('Sign up');
     });
   });
 

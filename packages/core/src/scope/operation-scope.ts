@@ -45,6 +45,8 @@ export interface OperationScope {
   context: BrowserContext;
   /** The active page when the operation started. */
   page: Page;
+  /** Makes another open page the active one from the next operation on (the tabs tool). */
+  activate(page: Page): void;
   settings: SessionSettings;
   /** The server's configuration: model environment and the executor's tuning. */
   config: CoreConfig;

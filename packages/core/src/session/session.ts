@@ -325,6 +325,7 @@ export class Session {
       },
       context,
       page,
+      activate: (other) => this.#pages.activate(other),
       settings: this.settings,
       secrets: this.#secrets.values,
       record,

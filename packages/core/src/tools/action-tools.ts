@@ -1,5 +1,5 @@
 // The page tools a model drives in words, configured by ToolOptions: act, fillForm (several fields
-// in one call), observe (the elements an instruction names), outline (the page's elements with
+// in one call), select (an option of a drop-down list), observe (the elements an instruction names), outline (the page's elements with
 // roles, names and values) and extract.
 import { z } from 'zod';
 import { act } from '../operations/act.js';
@@ -9,8 +9,8 @@ import { observe } from '../operations/observe.js';
 import { snapshotOf } from '../operations/page-snapshot.js';
 import { REQUEST_BOUNDS } from '../request-bounds.js';
 import type { ActResult } from '../types.js';
-import { pageSentence, pageStateOf } from './page-state.js';
-import { defineTool } from './tool.js';
+import { pageSentence, pageStateOf, type PageState } from './page-state.js';
+import { defineTool, type ToolView } from './tool.js';
 import type { ToolOptions } from './tool-options.js';
 
 const { instructionChars } = REQUEST_BOUNDS;
@@ -37,8 +37,7 @@ export function actionTools(options: ToolOptions) {
     capability: 'core',
     record: { actions: (input, output) => [{ instruction: (input as { action: string }).action, result: output as ActResult }] },
     handle: async ({ action }, scope) => ({ ...(await actOnce(action, scope)), ...(await pageStateOf(scope)) }),
-    // Its own sentence says what was done, or why not; then where that left the page.
-    view: (result) => ({ text: `${result.message}${/[.!?]$/.test(result.message) ? '' : '.'} ${pageSentence(result)}`, failed: !result.success }),
+    view: (result) => actView(result),
   });
 
   const fillFormTool = defineTool({
@@ -68,6 +67,20 @@ export function actionTools(options: ToolOptions) {
       return { success: results.every((r) => r.success) && results.length === fields.length, fields: results.map((r) => ({ success: r.success, message: r.message, actions: r.actions })) };
     },
     view: (result) => ({ text: result.fields.map((f) => f.message).join(' '), failed: !result.success }),
+  });
+
+  const selectTool = defineTool({
+    name: 'select',
+    description: 'Choose an option of a drop-down list, both named in plain words.',
+    input: z.object({
+      field: z.string().min(1).max(instructionChars).describe('The list, e.g. "the Color list"'),
+      option: z.string().min(1).max(instructionChars).describe('The option to choose, e.g. "Green"'),
+    }),
+    readOnly: false,
+    capability: 'page',
+    record: { actions: (input, output) => [{ instruction: selectInstruction(input as { field: string; option: string }), result: output as ActResult }] },
+    handle: async (input, scope) => ({ ...(await actOnce(selectInstruction(input), scope)), ...(await pageStateOf(scope)) }),
+    view: (result) => actView(result),
   });
 
   const observeTool = defineTool({
@@ -112,5 +125,12 @@ export function actionTools(options: ToolOptions) {
     },
   });
 
-  return [actTool, fillFormTool, observeTool, outlineTool, extractTool];
+  return [actTool, fillFormTool, selectTool, observeTool, outlineTool, extractTool];
+}
+
+const selectInstruction = ({ field, option }: { field: string; option: string }) => `select ${JSON.stringify(option)} from ${field}`;
+
+/** An act's own sentence says what was done, or why not; then where that left the page. */
+function actView(result: ActResult & PageState): ToolView {
+  return { text: `${result.message}${/[.!?]$/.test(result.message) ? '' : '.'} ${pageSentence(result)}`, failed: !result.success };
 }
