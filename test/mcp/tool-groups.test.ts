@@ -1,7 +1,7 @@
 // The tools beyond the spec's six, over stdio (deckhand-mcp) and the hosted /mcp: the groups a client
 // chooses (--caps / ?caps=), what each result says about the page, a screenshot as image content,
 // `start`'s live-view link, a page tool after `end`, and messages in MCP's own terms.
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,8 @@ import { connectHttp, connectStdio, runBin, text, type Connection } from './mcp-
 
 const KEY = 'mcp-groups-key';
 const dataDir = mkdtempSync(join(tmpdir(), 'deckhand-mcp-groups-'));
+// Passable (not listable) by a browser that runs as its own user, as the server makes its data directory.
+chmodSync(dataDir, 0o711);
 const LOCAL_ENV = { ...ALLOW_FIXTURES, DECKHAND_DATA_DIR: dataDir, DECKHAND_CACHE_DIR: '', DECKHAND_POOL_SIZE: '0' };
 const SIX = ['act', 'end', 'extract', 'navigate', 'observe', 'start'];
 
@@ -19,7 +21,12 @@ let hosted: TestServer;
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  hosted = await startTestServer({ ...ALLOW_FIXTURES, DECKHAND_API_KEYS: `${KEY}:proj-groups`, DECKHAND_POOL_SIZE: '0' });
+  hosted = await startTestServer({ ...ALLOW_FIXTURES, DECKHAND_API_KEYS: `${KEY}:proj-groups`, DECKHAND_POOL_SIZE: '0', DECKHAND_DATA_DIR: dataDir });
+  // A file in each project's data directory: the binary's (local) and the key's (proj-groups).
+  for (const project of ['local', 'proj-groups']) {
+    mkdirSync(join(dataDir, project), { recursive: true });
+    writeFileSync(join(dataDir, project, 'note.txt'), 'hello');
+  }
 });
 
 afterAll(async () => {
@@ -77,7 +84,7 @@ describe.each(targets)('MCP tool groups over $name', { timeout: 90_000 }, (targe
     });
     await withConnection(target, { caps: 'all' }, async (connection) => {
       const all = await names(connection);
-      for (const name of ['back', 'forward', 'reload', 'scroll', 'keys', 'wait', 'select', 'tabs', 'click', 'outline', 'screenshot', ...SIX]) expect(all).toContain(name);
+      for (const name of ['back', 'forward', 'reload', 'scroll', 'keys', 'wait', 'select', 'tabs', 'upload', 'click', 'outline', 'screenshot', ...SIX]) expect(all).toContain(name);
       // The agent's own tools are not an MCP client's.
       for (const name of ['think', 'done', 'fillForm', 'goto', 'navback']) expect(all).not.toContain(name);
       const { tools } = await connection.client.listTools();
@@ -126,6 +133,26 @@ describe.each(targets)('MCP tool groups over $name', { timeout: 90_000 }, (targe
       const left = (closed.structuredContent as { tabs: Array<{ url: string; active: boolean }> }).tabs;
       expect(left).toEqual([expect.objectContaining({ url: fixtures.url('forms.html'), active: true })]);
       expect(text(await client.callTool({ name: 'extract', arguments: {} }))).toContain('Sign up');
+    });
+  });
+
+  it("upload puts a file of the project's data directory into the page's file field, and nothing from elsewhere", async () => {
+    await withConnection(target, { caps: 'files' }, async ({ client }) => {
+      await client.callTool({ name: 'navigate', arguments: { url: fixtures.url('upload.html') } });
+      const uploaded = await client.callTool({ name: 'upload', arguments: { files: ['note.txt'] } });
+      expect(uploaded.isError, text(uploaded)).toBeFalsy();
+      expect(text(await client.callTool({ name: 'extract', arguments: {} }))).toContain('chose: note.txt 5');
+      const named = await client.callTool({ name: 'upload', arguments: { files: ['note.txt'], field: 'Attachment' } });
+      expect(named.isError, text(named)).toBeFalsy();
+      const unlabelled = await client.callTool({ name: 'upload', arguments: { files: ['note.txt'], field: 'Passport scan' } });
+      expect(text(unlabelled)).toMatch(/No file fields labelled "Passport scan"/);
+      // Another project's file is as far out of reach as the host's.
+      const otherProject = target.name === 'stdio' ? 'proj-groups' : 'local';
+      for (const outside of ['/etc/passwd', `../${otherProject}/note.txt`, 'missing.txt']) {
+        const refused = await client.callTool({ name: 'upload', arguments: { files: [outside] } });
+        expect(refused.isError, outside).toBe(true);
+        expect(text(refused)).toMatch(/not a file in the project's data directory/);
+      }
     });
   });
 

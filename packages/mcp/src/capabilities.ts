@@ -4,7 +4,7 @@
 import { DeckhandError, type ToolCapability } from '@deckhand/core';
 
 /** The groups a client may ask for; the agent's own tools (think, done, fillForm, search) are not served. */
-export const MCP_CAPABILITIES = ['read', 'page', 'tabs', 'vision'] as const satisfies readonly ToolCapability[];
+export const MCP_CAPABILITIES = ['read', 'page', 'tabs', 'files', 'vision'] as const satisfies readonly ToolCapability[];
 export type McpCapability = (typeof MCP_CAPABILITIES)[number];
 
 export const DEFAULT_CAPABILITIES: McpCapability[] = ['read'];

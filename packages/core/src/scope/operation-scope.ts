@@ -47,6 +47,8 @@ export interface OperationScope {
   page: Page;
   /** Makes another open page the active one from the next operation on (the tabs tool). */
   activate(page: Page): void;
+  /** The session's project directory (a real path): the only place files handed to the page may be. */
+  projectDir(): Promise<string>;
   settings: SessionSettings;
   /** The server's configuration: model environment and the executor's tuning. */
   config: CoreConfig;

@@ -7,6 +7,7 @@ import type { Frame, Page } from 'playwright-core';
 import type { BrowserHandle } from '../browser/browser-handle.js';
 import type { CoreConfig } from '../config.js';
 import { findFrameById, frameIdOf } from '../dom/frame-lookup.js';
+import { projectDataDir } from '../browser/project-data-dir.js';
 import { DeckhandError, isDeckhandError } from '../errors.js';
 import { planAgent, type AgentPlan } from '../agent/agent-request.js';
 import { runAgent } from '../agent/run-agent.js';
@@ -326,6 +327,7 @@ export class Session {
       context,
       page,
       activate: (other) => this.#pages.activate(other),
+      projectDir: () => projectDataDir(this.#config.dataDir, this.projectId),
       settings: this.settings,
       secrets: this.#secrets.values,
       record,
