@@ -228,6 +228,6 @@ describe('choosing groups badly', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.err).toMatch(/--caps.*teleport/);
     const help = await runBin(['--help']);
-    expect(help.out).toMatch(/--caps <groups>[\s\S]*read, page, vision/);
+    expect(help.out).toMatch(/--caps <groups>[\s\S]*read, page, tabs,[\s\S]*files, vision/);
   });
 });
