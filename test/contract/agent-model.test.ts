@@ -75,7 +75,7 @@ describe('agentExecute with a model (dom mode)', () => {
       expect(first).toContain('%pass%');
       expect(first).toContain('the account password');
       expect(first).toContain('zebra-marker');
-      for (const tool of ['act', 'fillForm', 'observe', 'extract', 'goto', 'navback', 'scroll', 'keys', 'wait', 'screenshot', 'think', 'done']) {
+      for (const tool of ['act', 'fillForm', 'observe', 'outline', 'extract', 'navigate', 'back', 'forward', 'scroll', 'keys', 'wait', 'screenshot', 'think', 'done']) {
         expect(first).toContain(`"${tool}"`);
       }
       // Each later turn carries the outcome of the calls before it.
@@ -209,7 +209,7 @@ describe('agentExecute with a model (dom mode)', () => {
     const id = await ctx.sessionOn('iframe.html');
     const frameId = await firstChildFrameId(ctx.api, id);
     model.script([
-      { toolCalls: [{ name: 'observe', args: {} }] },
+      { toolCalls: [{ name: 'outline', args: {} }] },
       { toolCalls: [{ name: 'done', args: { success: true, message: 'Read the frame' } }] },
     ]);
     const result = await agent(id, { agentConfig: { model: formats[0]![1]() }, executeOptions: { instruction: 'Read the frame' }, frameId });

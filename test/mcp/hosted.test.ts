@@ -145,7 +145,7 @@ describe('hosted /mcp sessions and projects', () => {
     const connection = await connectHttp(`${server.url}/mcp`, 'legacy', { authorization: `Bearer ${KEYS.one}` });
     try {
       const attached = await connection.client.callTool({ name: 'start', arguments: { sessionId: id } });
-      expect(attached.structuredContent).toEqual({ sessionId: id });
+      expect(attached.structuredContent).toEqual({ sessionId: id, liveViewUrl: expect.stringContaining(id) });
       await connection.client.callTool({ name: 'navigate', arguments: { url: fixtures.url('forms.html') } });
       const end = await connection.client.callTool({ name: 'end', arguments: {} });
       expect(text(end)).toContain(id);
@@ -167,7 +167,7 @@ describe('hosted /mcp sessions and projects', () => {
     const second = await connectHttp(url, 'legacy', { authorization: `Bearer ${KEYS.one}` });
     try {
       const attached = await second.client.callTool({ name: 'start', arguments: { sessionId: id } });
-      expect(attached.structuredContent).toEqual({ sessionId: id });
+      expect(attached.structuredContent).toEqual({ sessionId: id, liveViewUrl: expect.stringContaining(id) });
       const extracted = await second.client.callTool({ name: 'extract', arguments: {} });
       expect((extracted.structuredContent as { extraction: string }).extraction).toContain('clicked: go');
       await second.client.callTool({ name: 'end', arguments: {} });

@@ -73,7 +73,7 @@ describe('deckhand-mcp flags', () => {
     const server = await startSelfHosted(['--verified'], ENV);
     try {
       const connection = await connectHttp(server.url, 'legacy');
-      expect((await connection.client.listTools()).tools).toHaveLength(6);
+      expect((await connection.client.listTools()).tools).toHaveLength(8); // the six and the default read group
       await connection.close();
     } finally {
       await server.stop();
@@ -87,7 +87,7 @@ describe('deckhand-mcp flags', () => {
       expect(refused.status).toBe(401);
       expect(await refused.json()).toMatchObject({ success: false, code: 'unauthorized' });
       const connection = await connectHttp(server.url, 'modern', { authorization: 'Bearer local-secret' });
-      expect((await connection.client.listTools()).tools).toHaveLength(6);
+      expect((await connection.client.listTools()).tools).toHaveLength(8); // the six and the default read group
       await connection.close();
     } finally {
       await server.stop();

@@ -48,12 +48,12 @@ const targets: Target[] = (['legacy', 'modern'] as const).flatMap((era) => [
 
 // A stdio target starts the binary (TypeScript through tsx) for each connection: slow on a loaded machine.
 describe.each(targets)('MCP over $name', { timeout: 90_000 }, (target) => {
-  it('lists the six tools with their schemas and annotations', async () => {
+  it("lists the spec's six tools with their schemas and annotations (and, by default, the read tools)", async () => {
     const connection = await target.connect();
     try {
       const { tools } = await connection.client.listTools();
       const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-      expect(Object.keys(byName).sort()).toEqual(['act', 'end', 'extract', 'navigate', 'observe', 'start']);
+      expect(Object.keys(byName).sort()).toEqual(['act', 'end', 'extract', 'navigate', 'observe', 'outline', 'screenshot', 'start']);
       expect(byName.navigate!.inputSchema).toMatchObject({ type: 'object', properties: { url: { type: 'string' } }, required: ['url'] });
       expect(byName.act!.inputSchema).toMatchObject({ properties: { action: { type: 'string' } }, required: ['action'] });
       expect(byName.observe!.inputSchema).toMatchObject({ properties: { instruction: { type: 'string' } }, required: ['instruction'] });

@@ -3,8 +3,8 @@ export { createSessionManager, type SessionManager, type SessionStats, type Star
 export type { OperationMeasure, SessionTelemetry } from './session/telemetry.js';
 export type { Session, SessionState } from './session/session.js';
 export type { OpContext, OperationScope } from './scope/operation-scope.js';
-export { defineTool, type Tool } from './tools/tool.js';
-export { PAGE_TOOLS, actTool, extractTool, navigateTool, observeTool } from './tools/page-tools.js';
+export { defineTool, viewOf, type Tool, type ToolCapability, type ToolView } from './tools/tool.js';
+export { inCapabilities, toolCatalog, toolNamed } from './tools/catalog.js';
 export { findChromium } from './browser/chromium-path.js';
 export { sweepStaleTempDirs } from './browser/temp-dirs.js';
 export type { CdpChannel } from './browser/cdp-mux.js';

@@ -1,8 +1,9 @@
-// The page tools, run as an MCP call runs them: each in a turn of its own on a real session, recorded
-// under its name, with its input checked by its own schema.
+// The tool declarations, run as an MCP call runs them: each in a turn of its own on a real session,
+// recorded under its name, with its input checked by its own schema.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../src/session/session.js';
-import { PAGE_TOOLS, actTool, extractTool, navigateTool, observeTool } from '../src/tools/page-tools.js';
+import { toolCatalog, toolNamed } from '../src/tools/catalog.js';
+import type { Tool } from '../src/tools/tool.js';
 import { opContext, startFixtureServer, testManager, textOf, type FixtureServer } from './session-harness.js';
 
 let fixtures: FixtureServer;
@@ -18,25 +19,34 @@ afterAll(async () => {
   await fixtures.close();
 });
 
-describe('page tools', () => {
-  it('declare a name, one sentence, an input schema and whether they only read', () => {
-    expect(PAGE_TOOLS.map((tool) => [tool.name, tool.readOnly])).toEqual([
-      ['navigate', false],
+const TOOLS = toolCatalog({});
+const tool = (name: string) => toolNamed(TOOLS, name) as Tool<Tool['input'], any>;
+const [navigateTool, actTool, observeTool, extractTool] = ['navigate', 'act', 'observe', 'extract'].map(tool) as [Tool, Tool, Tool, Tool];
+
+describe('tool declarations', () => {
+  it('declare a name, one sentence, an input schema, whether they only read, and their group', () => {
+    const core = TOOLS.filter((t) => t.capability === 'core');
+    expect(core.map((t) => [t.name, t.readOnly]).sort()).toEqual([
       ['act', false],
-      ['observe', true],
       ['extract', true],
+      ['navigate', false],
+      ['observe', true],
     ]);
-    for (const tool of PAGE_TOOLS) expect(tool.description).toMatch(/^[A-Z].*\.$/);
+    expect(new Set(TOOLS.map((t) => t.name)).size).toBe(TOOLS.length);
+    for (const t of TOOLS) expect(t.description, t.name).toMatch(/^[A-Z].*\.$/);
+    // A name a capability had before still finds it (old agent-cache entries), but is never offered.
+    expect(toolNamed(TOOLS, 'goto')).toBe(navigateTool);
+    expect(toolNamed(TOOLS, 'navback')?.name).toBe('back');
     expect(actTool.input.safeParse({ action: '' }).success).toBe(false);
     expect(navigateTool.input.safeParse({}).success).toBe(false);
   });
 
   it('navigate, observe, act and extract through the session, each recorded under its name', async () => {
-    const navigated = await session.runTool(navigateTool, { url: fixtures.url('/forms.html') }, opContext());
-    expect(navigated?.response.status).toBe(200);
-    const found = await session.runTool(observeTool, { instruction: 'the Go button' }, opContext());
-    expect(found[0]).toMatchObject({ method: 'click', description: expect.stringContaining('Go') });
-    const acted = await session.runTool(actTool, { action: 'click the Go button' }, opContext());
+    const navigated = (await session.runTool(navigateTool, { url: fixtures.url('/forms.html') }, opContext())) as { status: number; url: string };
+    expect(navigated).toMatchObject({ status: 200, url: fixtures.url('/forms.html') });
+    const found = (await session.runTool(observeTool, { instruction: 'the Go button' }, opContext())) as { elements: unknown[] };
+    expect(found.elements[0]).toMatchObject({ method: 'click', description: expect.stringContaining('Go') });
+    const acted = (await session.runTool(actTool, { action: 'click the Go button' }, opContext())) as { success: boolean };
     expect(acted.success).toBe(true);
     expect(await textOf(session, '#log')).toBe('clicked: go');
     expect(await session.runTool(extractTool, {}, opContext())).toMatchObject({ pageText: expect.stringContaining('Sign up') });

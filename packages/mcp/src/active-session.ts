@@ -1,13 +1,17 @@
 // The one browser session an MCP session drives. `start` sets it (a new one, or an existing one of the
-// same project), `end` closes it, and a page tool called before `start` starts one, so a model that
-// goes straight to `navigate` is not turned away. When the MCP session closes, its browser session
-// ends with it unless keepAlive asked otherwise.
-import type { Session, SessionManager } from '@deckhand/core';
+// same project), `end` closes it, and a page tool called before the first `start` starts one, so a
+// model that goes straight to `navigate` is not turned away. After `end`, a page tool is told to call
+// `start` (a fresh blank browser would answer "nothing matches" to a model that meant the old page),
+// unless the client asked for autoStart. When the MCP session closes, its browser session ends with
+// it unless keepAlive asked otherwise.
+import { DeckhandError, type Session, type SessionManager } from '@deckhand/core';
 import { startRequestOf, type McpSessionOptions } from './session-options.js';
 
 export class ActiveSession {
   #session?: Session;
   #starting?: Promise<Session>;
+  /** `end` closed the session and no `start` came since. */
+  #ended = false;
 
   constructor(
     private readonly sessions: SessionManager,
@@ -24,9 +28,14 @@ export class ActiveSession {
     return this.#starting !== undefined || this.#live()?.state === 'busy';
   }
 
-  /** The active session, started first when there is none (or the one there was has ended). */
+  /** The active session, started first when there is none (or the one there was has ended on its own). */
   async current(): Promise<Session> {
-    return this.#live() ?? this.start();
+    const live = this.#live();
+    if (live) return live;
+    if (this.#ended && !this.options.autoStart) {
+      throw new DeckhandError('session_gone', 'The browser session was closed by end');
+    }
+    return this.start();
   }
 
   /**
@@ -36,6 +45,7 @@ export class ActiveSession {
    */
   async start(sessionId?: string): Promise<Session> {
     const previous = this.#live();
+    this.#ended = false;
     if (sessionId) {
       this.#session = this.sessions.get(this.projectId, sessionId);
     } else {
@@ -53,6 +63,7 @@ export class ActiveSession {
   async end(): Promise<string | undefined> {
     const session = this.#live();
     this.#session = undefined;
+    this.#ended = true;
     if (!session) return undefined;
     await session.stop('ended');
     return session.id;

@@ -1,6 +1,8 @@
-// The binary's flags (the spec's twelve), parsed by commander into one options value.
+// The binary's flags (the spec's twelve, and Deckhand's --caps and --autoStart), parsed by commander
+// into one options value.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_MODEL } from '@deckhand/core';
+import { DEFAULT_MODEL, isDeckhandError } from '@deckhand/core';
+import { DEFAULT_CAPABILITIES, MCP_CAPABILITIES, parseCapabilities, type McpCapability } from './capabilities.js';
 import { DEFAULT_SESSION_OPTIONS, type McpSessionOptions } from './session-options.js';
 
 export interface CliOptions {
@@ -26,6 +28,12 @@ export function cliCommand(): Command {
     .option('--modelName <model>', 'model for act/observe/extract', DEFAULT_MODEL)
     .option('--modelApiKey <key>', 'model provider key; required for a model other than the default')
     .option('--experimental', 'enable experimental features', false)
+    .addOption(
+      new Option('--caps <groups>', `tool groups served beside the six: core (none), ${MCP_CAPABILITIES.join(', ')} or all, comma-separated`)
+        .default(DEFAULT_CAPABILITIES, DEFAULT_CAPABILITIES.join(','))
+        .argParser(parseCaps),
+    )
+    .option('--autoStart', 'a page tool after end starts a new browser session instead of asking for start', false)
     .helpOption('-h, --help', 'list every flag');
 }
 
@@ -43,6 +51,8 @@ export function cliOptions(argv: string[], proxyUrl?: string): CliOptions {
     modelName: string;
     modelApiKey?: string;
     experimental: boolean;
+    caps: McpCapability[];
+    autoStart: boolean;
   }>();
   return {
     port: flags.port,
@@ -58,8 +68,18 @@ export function cliOptions(argv: string[], proxyUrl?: string): CliOptions {
       viewport: { width: flags.browserWidth, height: flags.browserHeight },
       contextId: flags.contextId,
       persist: flags.persist,
+      capabilities: flags.caps,
+      autoStart: flags.autoStart,
     },
   };
+}
+
+function parseCaps(value: string): McpCapability[] {
+  try {
+    return parseCapabilities(value, '--caps');
+  } catch (error) {
+    throw new InvalidArgumentError(isDeckhandError(error) ? error.message : String(error));
+  }
 }
 
 /** `--persist` alone is true; `--persist false` is false. */

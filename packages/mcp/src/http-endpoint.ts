@@ -16,7 +16,7 @@ import {
   type AuthInfo,
   type McpServer,
 } from '@modelcontextprotocol/server';
-import { DeckhandError, TokenBuckets, type SessionManager } from '@deckhand/core';
+import { DeckhandError, TokenBuckets, type Session, type SessionManager } from '@deckhand/core';
 import { ActiveSession } from './active-session.js';
 import type { McpSessionOptions } from './session-options.js';
 import { createToolServer } from './tool-server.js';
@@ -39,6 +39,8 @@ export interface McpEndpointOptions {
    */
   limits?: { maxSessions?: number; openRate?: number };
   onUnexpectedError?: (error: unknown, tool: string) => void;
+  /** The live page of a session, for `start` to hand out (built on the request's address, for the caller's project). */
+  liveViewUrlOf?(requestUrl: string, session: Session, projectId: string): string;
 }
 
 export interface McpEndpoint {
@@ -62,6 +64,7 @@ interface Held {
 interface Caller {
   projectId: string;
   options: McpSessionOptions;
+  liveViewUrl?: (session: Session) => string;
 }
 
 export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
@@ -99,8 +102,8 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
     clearTimeout(held.timer);
     await held.close().catch((error) => opts.onUnexpectedError?.(error, 'close'));
   };
-  const toolServer = (active: ActiveSession): McpServer =>
-    createToolServer({ active, version: opts.version, onUnexpectedError: opts.onUnexpectedError });
+  const toolServer = (active: ActiveSession, caller: Caller): McpServer =>
+    createToolServer({ active, version: opts.version, liveViewUrl: caller.liveViewUrl, onUnexpectedError: opts.onUnexpectedError });
 
   const modernHandler = createMcpHandler(
     (ctx) => {
@@ -108,12 +111,14 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       const key = modernKey(caller);
       let held = modern.get(key);
       if (!held) {
-        const active = new ActiveSession(opts.sessions, caller.projectId, caller.options);
+        // A 2026-07-28 client has no MCP session to remember an `end` in: every client of this key and
+        // options shares this one, so a later client's first page tool starts a browser as on a first call.
+        const active = new ActiveSession(opts.sessions, caller.projectId, { ...caller.options, autoStart: true });
         held = { projectId: caller.projectId, active, close: () => active.release() };
         modern.set(key, held);
       }
       idle(modern, key, held);
-      return toolServer(held.active);
+      return toolServer(held.active, caller);
     },
     { legacy: 'reject', onerror: (error) => opts.onUnexpectedError?.(error, 'transport') },
   );
@@ -151,7 +156,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       },
       onsessionclosed: (id) => drop(legacy, id),
     });
-    const server = toolServer(active);
+    const server = toolServer(active, caller);
     await server.connect(transport);
     const response = await transport.handleRequest(request);
     // Not an initialize request: the transport refused it, and nothing was kept.
@@ -165,7 +170,13 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
         const rejected = hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? originValidationResponse(request, localhostAllowedOrigins());
         if (rejected) return rejected;
       }
-      const caller: Caller = { projectId: opts.projectOf(request), options: opts.optionsOf(request) };
+      const projectId = opts.projectOf(request);
+      const liveViewUrlOf = opts.liveViewUrlOf;
+      const caller: Caller = {
+        projectId,
+        options: opts.optionsOf(request),
+        ...(liveViewUrlOf && { liveViewUrl: (session: Session) => liveViewUrlOf(request.url, session, projectId) }),
+      };
       if (await isLegacyRequest(request)) return serveLegacy(request, caller);
       if (!modern.has(modernKey(caller))) admit(caller.projectId);
       const authInfo: AuthInfo = { token: '', clientId: caller.projectId, scopes: [], extra: { caller } };

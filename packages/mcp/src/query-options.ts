@@ -1,6 +1,8 @@
-// The hosted endpoint's query parameters: modelName, modelApiKey (required with a model other than the default), keepAlive, proxies, verified. Booleans
-// are exact strings 'true' or 'false'; anything else is a 400 naming the parameter.
+// The hosted endpoint's query parameters: modelName, modelApiKey (required with a model other than the default), keepAlive, proxies, verified,
+// and Deckhand's own caps (the tool groups served) and autoStart. Booleans are exact strings 'true' or
+// 'false'; anything else is a 400 naming the parameter.
 import { DeckhandError } from '@deckhand/core';
+import { DEFAULT_CAPABILITIES, parseCapabilities } from './capabilities.js';
 import { checkSessionOptions, DEFAULT_SESSION_OPTIONS, type McpSessionOptions } from './session-options.js';
 
 export function sessionOptionsFromQuery(query: URLSearchParams, defaults: { modelName: string; proxyUrl?: string }): McpSessionOptions {
@@ -12,6 +14,8 @@ export function sessionOptionsFromQuery(query: URLSearchParams, defaults: { mode
     proxies: exactBoolean(query, 'proxies'),
     verified: exactBoolean(query, 'verified'),
     proxyUrl: defaults.proxyUrl,
+    capabilities: query.has('caps') ? parseCapabilities(query.get('caps')!, 'Query parameter caps') : DEFAULT_CAPABILITIES,
+    autoStart: exactBoolean(query, 'autoStart'),
   };
   checkSessionOptions(options, defaults.modelName, 'Query parameter proxies=true');
   return options;

@@ -4,13 +4,15 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { DEFAULT_CAPABILITIES } from './capabilities.js';
 import type { McpSessionOptions } from './session-options.js';
 
 export function remoteMcpUrl(apiUrl: string, options: McpSessionOptions, defaultModel: string): URL {
   const url = new URL(`${apiUrl.replace(/\/+$/, '')}/mcp`);
   if (options.modelName !== defaultModel) url.searchParams.set('modelName', options.modelName);
   if (options.modelApiKey) url.searchParams.set('modelApiKey', options.modelApiKey);
-  for (const name of ['keepAlive', 'proxies', 'verified'] as const) if (options[name]) url.searchParams.set(name, 'true');
+  for (const name of ['keepAlive', 'proxies', 'verified', 'autoStart'] as const) if (options[name]) url.searchParams.set(name, 'true');
+  if (options.capabilities.join(',') !== DEFAULT_CAPABILITIES.join(',')) url.searchParams.set('caps', options.capabilities.join(',') || 'core');
   return url;
 }
 

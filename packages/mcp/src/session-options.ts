@@ -1,6 +1,7 @@
 // What every browser session an MCP session starts is started with: one value, built from the hosted
 // endpoint's query parameters or the local binary's flags, and turned into the core's start request.
 import { DeckhandError, DEFAULT_MODEL, type StartRequest } from '@deckhand/core';
+import { DEFAULT_CAPABILITIES, type McpCapability } from './capabilities.js';
 
 export interface McpSessionOptions {
   modelName: string;
@@ -20,6 +21,10 @@ export interface McpSessionOptions {
   contextId?: string;
   /** Whether the profile named by contextId is used (and so kept); false starts a fresh throwaway profile. */
   persist: boolean;
+  /** The groups of tools served beside the spec's six. */
+  capabilities: McpCapability[];
+  /** A page tool after `end` starts a new browser session instead of answering that `start` is needed. */
+  autoStart: boolean;
 }
 
 export const DEFAULT_SESSION_OPTIONS: McpSessionOptions = {
@@ -30,6 +35,8 @@ export const DEFAULT_SESSION_OPTIONS: McpSessionOptions = {
   experimental: false,
   viewport: { width: 1024, height: 768 },
   persist: true,
+  capabilities: DEFAULT_CAPABILITIES,
+  autoStart: false,
 };
 
 /** Refuses what cannot be honoured, in words naming the setting. */

@@ -8,9 +8,10 @@ import { DeckhandError, firstLine, type SessionManager } from '@deckhand/core';
 import { createMcpEndpoint, MCP_SERVER_VERSION, presentedMcpKey, sessionOptionsFromQuery, type McpEndpoint } from '@deckhand/mcp';
 import { isLoopback, OPEN_PROJECT, type ServerConfig } from './config';
 import type { AppEnv } from './env';
+import type { LiveTokens } from './live-tokens';
 import type { Logger } from './logger';
 
-export function createHostedMcp(sessions: SessionManager, config: ServerConfig, logger: Logger): McpEndpoint {
+export function createHostedMcp(sessions: SessionManager, config: ServerConfig, logger: Logger, live: LiveTokens): McpEndpoint {
   return createMcpEndpoint({
     sessions,
     loopback: isLoopback(config.host),
@@ -27,6 +28,7 @@ export function createHostedMcp(sessions: SessionManager, config: ServerConfig, 
       if (presented.deprecated) logger.warn('deprecated: API key sent as the browserbaseApiKey query parameter; send Authorization: Bearer', { projectId });
       return projectId;
     },
+    liveViewUrlOf: (requestUrl, session, projectId) => live.pageUrl(requestUrl, session, projectId),
     onUnexpectedError: (error, tool) => logger.error('mcp: unexpected error', { tool, detail: firstLine(error) }),
   });
 }

@@ -11,9 +11,26 @@ import type { AgentMode } from './agent-registry.js';
 
 export const AGENT_CACHE_VERSION = 1;
 
-export type AgentCacheStep =
-  | { tool: 'act'; instruction: string; actions: Action[]; targets: Array<CachedTarget | null> }
-  | { tool: 'goto' | 'navback' | 'scroll' | 'keys' | 'wait'; input: Record<string, unknown> };
+/** A call of a tool that records its Actions (act, fillForm): replayed Action by Action, with no model. */
+export interface ActionStep {
+  tool: string;
+  instruction: string;
+  actions: Action[];
+  targets: Array<CachedTarget | null>;
+}
+
+/** A call of a tool that records its input (navigate, back, scroll…): run again with the same input. */
+export interface InputStep {
+  tool: string;
+  input: Record<string, unknown>;
+}
+
+/** A step's tool is a tool's name when it was written; an older entry may hold a name since renamed (`goto`). */
+export type AgentCacheStep = ActionStep | InputStep;
+
+export function isActionStep(step: AgentCacheStep): step is ActionStep {
+  return 'actions' in step;
+}
 
 export interface AgentCacheEntry {
   version: typeof AGENT_CACHE_VERSION;
@@ -92,7 +109,7 @@ export function entryTexts(entry: AgentCacheEntry): string[] {
     entry.startUrl,
     entry.result.message,
     ...entry.steps.flatMap((step) =>
-      step.tool === 'act'
+      isActionStep(step)
         ? [step.instruction, ...step.actions.flatMap((a) => [...(a.arguments ?? []), a.description ?? '', a.selector ?? '']), ...step.targets.map((t) => t?.name ?? '')]
         : [JSON.stringify(step.input)],
     ),

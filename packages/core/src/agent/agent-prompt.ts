@@ -5,7 +5,7 @@ import type { VariableInfo } from '../inference/index.js';
 export function agentSystemPrompt(custom: string | undefined, variables: VariableInfo[]): string {
   const lines = [
     'You are a browser agent. You complete the user\'s task on the current web page by calling the tools, one step at a time.',
-    'Look at the page (observe, extract or screenshot) before acting when you are unsure what it shows; after an action, check that it had the effect you wanted.',
+    'Look at the page (outline, observe, extract or screenshot) before acting when you are unsure what it shows; after an action, check that it had the effect you wanted.',
     'Each act is one single step (one click, one field, one selection). Never guess a value the task does not give you.',
     'When the task is finished, or cannot be finished, call done with success and a short message saying what was achieved or why not.',
   ];

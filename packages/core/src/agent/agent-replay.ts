@@ -1,6 +1,6 @@
-// Replays an agent cache entry's steps with no model: each act step checks, before each of its
+// Replays an agent cache entry's steps with no model: each Action step checks, before each of its
 // Actions, that the selector still names the element it named when recorded (same role and name),
-// then runs the Action; page-level steps run their own tool again. Every step is one AgentAction and
+// then runs the Action; an input step runs its tool again (found by its name, or a name it had). Every step is one AgentAction and
 // one log line, bounded by toolTimeout like a model's tool call. The first step that no longer fits
 // stops the replay, and says why, so the run can go on from there.
 import { z } from 'zod';
@@ -8,9 +8,9 @@ import { performAction } from '../actions/perform-action.js';
 import { REPLAY_LOOKUP_MS, targetChange } from '../operations/cached-act.js';
 import type { Deadline } from '../scope/deadline.js';
 import type { OperationScope } from '../scope/operation-scope.js';
-import { browserTools } from '../tools/browser-tools.js';
-import { defineTool, type Tool } from '../tools/tool.js';
-import type { AgentCacheStep } from './agent-cache-entry.js';
+import { toolCatalog, toolNamed } from '../tools/catalog.js';
+import { defineTool } from '../tools/tool.js';
+import { isActionStep, type ActionStep, type AgentCacheStep } from './agent-cache-entry.js';
 import type { LoopState } from './agent-loop.js';
 import type { AgentPlan } from './agent-request.js';
 import type { AgentUsage } from './agent-usage.js';
@@ -31,23 +31,24 @@ export async function replaySteps(
   usage: AgentUsage,
   state: LoopState,
 ): Promise<ReplayOutcome> {
-  const pageTools = new Map(browserTools({ variables: plan.variables, frameId: plan.frameId }).map((t) => [t.name, t as Tool]));
-  const actStep = replayActTool(plan);
+  const inputTools = toolCatalog({ variables: plan.variables, frameId: plan.frameId }).filter((t) => t.record === 'input');
+  const actionStep = replayActionTool(plan);
   for (const [index, step] of steps.entries()) {
     state.steps += 1;
-    const tool = step.tool === 'act' ? actStep : pageTools.get(step.tool);
+    const byAction = isActionStep(step);
+    const tool = byAction ? actionStep : toolNamed(inputTools, step.tool);
     const started = Date.now();
     // A file edited by hand may name a tool that does not exist: that step no longer fits.
     const outcome = tool
-      ? await runToolCall(tool, step.tool === 'act' ? step : step.input, scope, run, plan.toolTimeoutMs, usage)
+      ? await runToolCall(tool, byAction ? step : step.input, scope, run, plan.toolTimeoutMs, usage)
       : { ok: false as const, error: `there is no tool named ${String(step.tool)}` };
     const failure = outcome.ok ? (outcome.output as { failure?: string }).failure : outcome.error;
-    const shown = step.tool === 'act' ? step.instruction : `${step.tool} ${JSON.stringify(step.input)}`;
+    const shown = byAction ? step.instruction : `${step.tool} ${JSON.stringify(step.input)}`;
     state.actions.push({
-      type: step.tool,
+      type: byAction ? step.tool : (tool?.name ?? step.tool),
       reasoning: 'replayed from the agent cache',
-      action: JSON.stringify(step.tool === 'act' ? { action: step.instruction } : step.input),
-      ...(step.tool === 'act' && { instruction: step.instruction }),
+      action: JSON.stringify(byAction ? { action: step.instruction } : step.input),
+      ...(byAction && { instruction: step.instruction }),
       taskCompleted: false,
       success: !failure,
       ...(failure && { error: failure }),
@@ -60,13 +61,14 @@ export async function replaySteps(
   return { replayed: steps.length };
 }
 
-/** One recorded act step as a tool, so it runs under toolTimeout like any other call. */
-function replayActTool(plan: AgentPlan) {
+/** One recorded Action step as a tool, so it runs under toolTimeout like any other call. */
+function replayActionTool(plan: AgentPlan) {
   return defineTool({
-    name: 'act',
-    description: 'Replays a recorded act step.',
-    input: z.custom<Extract<AgentCacheStep, { tool: 'act' }>>(),
+    name: 'replay',
+    description: 'Replays a recorded step of Actions.',
+    input: z.custom<ActionStep>(),
     readOnly: false,
+    capability: 'agent',
     handle: async ({ actions, targets }, scope): Promise<{ failure?: string }> => {
       const frame = await scope.frame(plan.frameId);
       for (const [i, action] of actions.entries()) {

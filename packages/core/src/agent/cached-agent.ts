@@ -6,7 +6,7 @@
 import type { CacheUse, OperationScope } from '../scope/operation-scope.js';
 import type { Deadline } from '../scope/deadline.js';
 import type { AgentCacheEntryOutput } from '../types.js';
-import { AGENT_CACHE_VERSION, agentCacheFor, agentCacheKey, entryTexts, type AgentCache, type AgentCacheEntry, type AgentCacheStep } from './agent-cache-entry.js';
+import { AGENT_CACHE_VERSION, agentCacheFor, agentCacheKey, entryTexts, isActionStep, type AgentCache, type AgentCacheEntry, type AgentCacheStep } from './agent-cache-entry.js';
 import type { LoopState } from './agent-loop.js';
 import { agentTools } from './agent-registry.js';
 import type { AgentPlan } from './agent-request.js';
@@ -146,7 +146,7 @@ export class CachedAgentRun {
 
 /** What a model taking over from a replay is told: the steps already done, and where the replay stopped. */
 function resumeNote(done: AgentCacheStep[], failure: string): string {
-  const lines = done.map((step, i) => `${i + 1}. ${step.tool === 'act' ? `act: ${step.instruction}` : `${step.tool} ${JSON.stringify(step.input)}`}`);
+  const lines = done.map((step, i) => `${i + 1}. ${isActionStep(step) ? `${step.tool}: ${step.instruction}` : `${step.tool} ${JSON.stringify(step.input)}`}`);
   return [
     'This task was started from a recording of an earlier run.',
     ...(lines.length > 0 ? ['These steps are already done on the page:', ...lines] : ['No step of it could be replayed.']),
@@ -175,7 +175,7 @@ function offlineStepsLeft(instruction: string, replayed: AgentCacheStep[]): stri
   const same = replayed.every((step, i) => {
     const text = texts[i];
     if (text === undefined) return false;
-    return step.tool === 'act' ? step.instruction === text : step.tool === 'goto' && step.input.url === urlOfStep(text);
+    return isActionStep(step) ? step.instruction === text : step.input.url !== undefined && step.input.url === urlOfStep(text);
   });
   return same ? texts.slice(replayed.length) : undefined;
 }

@@ -1,6 +1,6 @@
 // A provider's computer action as a call of the agent's own tools: the same coordinate tools hybrid
-// mode offers (so bounds, variables, timeouts and records work alike), plus wait, screenshot, goto
-// and navback. An action this server does not do has no tool: the model hears that it failed.
+// mode offers (so bounds, variables, timeouts and records work alike), plus wait, screenshot,
+// navigate and back. An action this server does not do has no tool: the model hears that it failed.
 import type { ComputerAction } from '../models/computer-use.js';
 
 export type ToolInvocation = { tool: string; input: unknown } | { unsupported: string };
@@ -26,9 +26,9 @@ export function toolFor(action: ComputerAction): ToolInvocation {
     case 'screenshot':
       return { tool: 'screenshot', input: {} };
     case 'goto':
-      return { tool: 'goto', input: { url: action.url } };
+      return { tool: 'navigate', input: { url: action.url } };
     case 'back':
-      return { tool: 'navback', input: {} };
+      return { tool: 'back', input: {} };
     case 'unsupported':
       return { unsupported: `${action.what} is not supported by this server` };
   }

@@ -5,11 +5,9 @@
 // does not recognise is a stop, not a try. A step that grounds nothing may be read another way
 // (offline-readings.ts); a reading is tried only when the page had nothing for the one before it,
 // so nothing was done by the failed one.
-import { actionTools } from '../tools/action-tools.js';
-import { browserTools } from '../tools/browser-tools.js';
+import { toolCatalog, toolNamed } from '../tools/catalog.js';
 import type { Deadline } from '../scope/deadline.js';
 import type { OperationScope } from '../scope/operation-scope.js';
-import type { Tool } from '../tools/tool.js';
 import type { ActResult } from '../types.js';
 import type { LoopState } from './agent-loop.js';
 import type { AgentPlan } from './agent-request.js';
@@ -22,7 +20,8 @@ import { runToolCall } from './tool-call.js';
 
 export async function offlineRun(scope: OperationScope, plan: AgentPlan, run: Deadline, usage: AgentUsage, state: LoopState): Promise<AgentEnd> {
   const options = { model: plan.executionModel, variables: plan.variables, frameId: plan.frameId };
-  const tools = new Map<string, Tool>([...actionTools(options), ...browserTools(options)].map((t) => [t.name, state.recorder?.wrap(t as Tool) ?? (t as Tool)]));
+  const tools = toolCatalog(options).map((t) => state.recorder?.wrap(t) ?? t);
+  const [navigateTool, actTool] = [toolNamed(tools, 'navigate')!, toolNamed(tools, 'act')!];
   const steps: Array<PlannedStep & { derived?: true }> = splitSteps(plan.instruction);
   const done: string[] = [];
   for (let index = 0; index < steps.length; index++) {
@@ -32,7 +31,7 @@ export async function offlineRun(scope: OperationScope, plan: AgentPlan, run: De
     }
     state.steps += 1;
     const url = urlOfStep(step.text);
-    const [tool, input] = url ? [tools.get('goto')!, { url }] : [tools.get('act')!, { action: step.text }];
+    const [tool, input] = url ? [navigateTool, { url }] : [actTool, { action: step.text }];
     const started = Date.now();
     const outcome = await runToolCall(tool, input, scope, run, plan.toolTimeoutMs, usage);
     const acted = outcome.ok ? (outcome.output as Partial<ActResult>) : undefined;

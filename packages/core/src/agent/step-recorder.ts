@@ -1,15 +1,13 @@
-// Records an agent run's deterministic steps for the agent cache by wrapping its tools: a tool call
-// that changed the page and succeeded becomes a step. Before an act (or fillForm) the page's outline
-// is read, so each Action the call resolved to keeps the role and name its selector named then.
+// Records an agent run's deterministic steps for the agent cache by wrapping its tools, as each
+// tool's declaration says (its `record`): a call that succeeded becomes a step. Before a tool that
+// records Actions (act, fillForm) the page's outline is read, so each Action the call resolved to
+// keeps the role and name its selector named then.
 import type { CachedTarget } from '../cache/index.js';
 import { snapshotOf } from '../operations/page-snapshot.js';
 import type { OperationScope } from '../scope/operation-scope.js';
-import type { Tool } from '../tools/tool.js';
-import type { ActResult, Action, FrameId } from '../types.js';
+import type { Tool, ToolRecording } from '../tools/tool.js';
+import type { Action, FrameId } from '../types.js';
 import type { AgentCacheStep } from './agent-cache-entry.js';
-
-const PAGE_TOOLS = new Set(['goto', 'navback', 'scroll', 'keys', 'wait']);
-const ACT_TOOLS = new Set(['act', 'fillForm']);
 
 export class StepRecorder {
   readonly steps: AgentCacheStep[];
@@ -28,17 +26,18 @@ export class StepRecorder {
   }
 
   wrap(tool: Tool): Tool {
-    if (PAGE_TOOLS.has(tool.name)) {
+    const recording = tool.record;
+    if (recording === 'input') {
       return {
         ...tool,
         handle: async (input, scope) => {
           const output = await tool.handle(input, scope);
-          if (!scope.signal.aborted) this.steps.push({ tool: tool.name as 'goto', input: input as Record<string, unknown> });
+          if (!scope.signal.aborted) this.steps.push({ tool: tool.name, input: input as Record<string, unknown> });
           return output;
         },
       };
     }
-    if (!ACT_TOOLS.has(tool.name)) {
+    if (!recording) {
       if (tool.readOnly) return tool;
       return {
         ...tool,
@@ -54,7 +53,7 @@ export class StepRecorder {
       handle: async (input, scope) => {
         const before = await this.#targets(scope);
         const output = await tool.handle(input, scope);
-        if (!scope.signal.aborted) this.steps.push(...actSteps(tool.name, input, output, before));
+        if (!scope.signal.aborted) this.steps.push(...actionSteps(tool.name, recording, input, output, before));
         return output;
       },
     };
@@ -73,24 +72,20 @@ export class StepRecorder {
   }
 }
 
-/** The act steps one successful act or fillForm call resolved to (a failed call records nothing). */
-function actSteps(toolName: string, input: unknown, output: unknown, before: Map<string, CachedTarget>): AgentCacheStep[] {
-  const results: Array<{ instruction: string; result: Partial<ActResult> }> =
-    toolName === 'act'
-      ? [{ instruction: (input as { action: string }).action, result: output as ActResult }]
-      : ((output as { fields?: Array<Partial<ActResult>> }).fields ?? []).map((result, i) => ({
-          instruction: fieldInstruction((input as { fields: Array<{ field: string; value: string }> }).fields[i]),
-          result,
-        }));
-  return results
+/** The steps one successful call resolved to, one per act it made (a failed act records nothing). */
+function actionSteps(
+  toolName: string,
+  recording: Exclude<ToolRecording, 'input'>,
+  input: unknown,
+  output: unknown,
+  before: Map<string, CachedTarget>,
+): AgentCacheStep[] {
+  return recording
+    .actions(input, output)
     .filter(({ result }) => result.success && (result.actions?.length ?? 0) > 0)
     .map(({ instruction, result }) => {
       // A backend node id names one document's node; a later page has other ids.
       const actions: Action[] = result.actions!.map(({ backendNodeId: _id, ...action }) => action);
-      return { tool: 'act', instruction, actions, targets: actions.map((a) => (a.selector ? (before.get(a.selector.replace(/^xpath=/, '')) ?? null) : null)) };
+      return { tool: toolName, instruction, actions, targets: actions.map((a) => (a.selector ? (before.get(a.selector.replace(/^xpath=/, '')) ?? null) : null)) };
     });
-}
-
-function fieldInstruction(field: { field: string; value: string } | undefined): string {
-  return field ? `fillForm: ${field.field} = ${field.value}` : 'fillForm';
 }

@@ -200,7 +200,7 @@ function withoutPath(params: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Every path must name an existing file inside the project's directory (relative paths are relative to it); Chromium gets the real paths. */
-async function confinedFiles(files: unknown, field: string, scope: RelayScope): Promise<{ paths: string[] } | { refused: string }> {
+export async function confinedFiles(files: unknown, field: string, scope: Pick<RelayScope, 'projectDir' | 'shareFile'>): Promise<{ paths: string[] } | { refused: string }> {
   if (!Array.isArray(files) || files.some((file) => typeof file !== 'string')) return { refused: `${field} must be a list of paths` };
   const root = await scope.projectDir();
   const paths: string[] = [];

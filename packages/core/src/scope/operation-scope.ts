@@ -45,6 +45,12 @@ export interface OperationScope {
   context: BrowserContext;
   /** The active page when the operation started. */
   page: Page;
+  /** Makes another open page the active one from the next operation on (the tabs tool). */
+  activate(page: Page): void;
+  /** The session's project directory (a real path): the only place files handed to the page may be. */
+  projectDir(): Promise<string>;
+  /** Lets Chromium (running as the browser user) read a checked file of the project. */
+  shareFile(path: string): Promise<void>;
   settings: SessionSettings;
   /** The server's configuration: model environment and the executor's tuning. */
   config: CoreConfig;

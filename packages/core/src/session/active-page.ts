@@ -25,6 +25,14 @@ export class ActivePage {
     return this.open.at(-1);
   }
 
+  /** Makes an open page of the session's the active one (a client chose its tab). */
+  activate(page: Page): void {
+    const index = this.open.indexOf(page);
+    if (index < 0) return;
+    this.open.splice(index, 1);
+    this.open.push(page);
+  }
+
   /** Pages (tabs) open now. */
   get count(): number {
     return this.open.length;

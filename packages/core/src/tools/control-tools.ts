@@ -8,6 +8,7 @@ export const thinkTool = defineTool({
   description: 'Write down your reasoning or plan; nothing on the page changes.',
   input: z.object({ thought: z.string().min(1) }),
   readOnly: true,
+  capability: 'agent',
   handle: async ({ thought }) => ({ noted: thought.length > 0 }),
 });
 
@@ -19,5 +20,6 @@ export const doneTool = defineTool({
     message: z.string().min(1).describe('What was achieved, or why not'),
   }),
   readOnly: true,
+  capability: 'agent',
   handle: async (input) => input,
 });

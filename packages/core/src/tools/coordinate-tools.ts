@@ -78,6 +78,7 @@ export function coordinateTools(options: ToolOptions) {
     description: 'Click at a point of the screenshot (CSS pixels of the viewport), with the left button unless told otherwise.',
     input: point.extend({ button: z.enum(['left', 'right', 'middle']).optional() }),
     readOnly: false,
+    capability: 'vision',
     handle: async ({ x, y, button }, scope) => {
       await checkInside(scope, [{ x, y }]);
       await settled(scope, () => scope.page.mouse.click(x, y, { button: button ?? 'left' }));
@@ -90,6 +91,7 @@ export function coordinateTools(options: ToolOptions) {
     description: 'Double-click at a point of the screenshot (CSS pixels of the viewport).',
     input: point,
     readOnly: false,
+    capability: 'vision',
     handle: async ({ x, y }, scope) => {
       await checkInside(scope, [{ x, y }]);
       await settled(scope, () => scope.page.mouse.dblclick(x, y));
@@ -102,6 +104,7 @@ export function coordinateTools(options: ToolOptions) {
     description: 'Type text into whatever has the focus (click the field first); text may hold %variable% placeholders.',
     input: z.object({ text: z.string().min(1).describe('What to type, e.g. "%email%"') }),
     readOnly: false,
+    capability: 'vision',
     handle: async ({ text }, scope) => {
       await settled(scope, () => scope.page.keyboard.type(substituteVariables(text, options.variables)));
       // The placeholder, never the value, goes back to the caller.
@@ -114,6 +117,7 @@ export function coordinateTools(options: ToolOptions) {
     description: 'Press the left button at the first point, move through the others and release at the last.',
     input: z.object({ path: z.array(point).min(2).max(100).describe('The points of the drag, start first') }),
     readOnly: false,
+    capability: 'vision',
     handle: async ({ path }, scope) => {
       await checkInside(scope, path);
       const mouse = scope.page.mouse;
@@ -137,6 +141,7 @@ export function coordinateTools(options: ToolOptions) {
       dy: z.number().finite().min(-100_000).max(100_000).default(0),
     }),
     readOnly: false,
+    capability: 'vision',
     handle: async ({ x, y, dx, dy }, scope) => {
       await checkInside(scope, [{ x, y }]);
       const page = scope.page;
@@ -153,6 +158,7 @@ export function coordinateTools(options: ToolOptions) {
     description: 'Move the mouse to a point of the screenshot without clicking (opens hover menus, shows tooltips).',
     input: point,
     readOnly: false,
+    capability: 'vision',
     handle: async ({ x, y }, scope) => {
       await checkInside(scope, [{ x, y }]);
       await settled(scope, () => scope.page.mouse.move(x, y));
@@ -165,6 +171,7 @@ export function coordinateTools(options: ToolOptions) {
     description: 'Press keys together as one shortcut, e.g. ["Control", "A"] or ["Enter"].',
     input: z.object({ keys: z.array(z.string().min(1)).min(1).max(6) }),
     readOnly: false,
+    capability: 'vision',
     handle: async ({ keys }, scope) => {
       const combo = keys.map(playwrightKey).join('+');
       await settled(scope, () => scope.page.keyboard.press(combo));

@@ -10,6 +10,8 @@ export function searchTool(provider: SearchProvider) {
     description: 'Search the web and get the top results (title, URL and snippet), e.g. to find which page to open.',
     input: z.object({ query: z.string().min(1).max(400).describe('What to search for, e.g. "Deckhand browser automation docs"') }),
     readOnly: true,
+    openWorld: true,
+    capability: 'agent',
     handle: async ({ query }, scope) => ({ query, results: await webSearch(provider, query, scope.signal) }),
   });
 }

@@ -1,0 +1,21 @@
+// Which groups of tools an MCP client is served (like Playwright MCP's --caps): the spec's six always,
+// plus the groups named by the `caps` query parameter of /mcp or deckhand-mcp's `--caps` flag, a
+// comma-separated list, or `all`. Unset: the core read tools too (screenshot, outline).
+import { DeckhandError, type ToolCapability } from '@deckhand/core';
+
+/** The groups a client may ask for; the agent's own tools (think, done, fillForm, search) are not served. */
+export const MCP_CAPABILITIES = ['read', 'page', 'tabs', 'files', 'vision'] as const satisfies readonly ToolCapability[];
+export type McpCapability = (typeof MCP_CAPABILITIES)[number];
+
+export const DEFAULT_CAPABILITIES: McpCapability[] = ['read'];
+
+/** `core` (the spec's six only), a list such as `read,page`, or `all`; anything else is refused naming `setting`. */
+export function parseCapabilities(value: string, setting: string): McpCapability[] {
+  const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+  if (names.includes('all')) return [...MCP_CAPABILITIES];
+  const unknown = names.filter((name) => name !== 'core' && !(MCP_CAPABILITIES as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new DeckhandError('validation_error', `${setting} names unknown groups (${unknown.join(', ')}): use core, ${MCP_CAPABILITIES.join(', ')} or all, comma-separated`);
+  }
+  return MCP_CAPABILITIES.filter((name) => names.includes(name));
+}
