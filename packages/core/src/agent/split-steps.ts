@@ -11,7 +11,7 @@
 //   list, every item grounded before any is acted on.
 // A step that copies a value and the step after it that uses it ("paste it into …"), or a step and
 // the one after it that acts on "it", are one act.
-import { STEP_START } from '../inference/builtin/parse-instruction.js';
+import { STEP_START, TARGET_LIST_END } from '../inference/builtin/parse-instruction.js';
 
 /** One step: its words, and the readings tried in order when they ground nothing on the page. */
 export interface PlannedStep {
@@ -57,7 +57,8 @@ export function splitSteps(instruction: string): PlannedStep[] {
     const piece = (m ? rest.slice(0, m.index) : rest).replace(LEAD, '').trim();
     if (piece) {
       const last = groups.at(-1);
-      if (!last || !WEAK.test(joint) || startsStep(piece)) groups.push([piece]);
+      // "… into the Password and Confirm password fields": a piece ending a list of targets continues the step.
+      if (!last || !WEAK.test(joint) || (startsStep(piece) && !TARGET_LIST_END.test(piece))) groups.push([piece]);
       else {
         const gapped = gap(last[0]!, piece);
         if (gapped) groups.push([gapped]);
