@@ -65,6 +65,8 @@ describe('the offline grammar accounts for every word', () => {
     };
     expect(steps('type Ada into First name and Lovelace into Last name')).toEqual([['Ada', 'First name'], ['Lovelace', 'Last name']]);
     expect(steps('type Ada into First name and Lovelace into Last name, and ada@x.org into Email')).toEqual([['Ada', 'First name'], ['Lovelace', 'Last name'], ['ada@x.org', 'Email']]);
+    // The agent keeps the pairs in one step (", and" before a value is no new step).
+    expect(splitSteps('type Ada into First name and Lovelace into Last name, and ada@x.org into Email')).toHaveLength(1);
     expect(steps("type 'hello' into Comment and also into Notes")).toEqual([['hello', 'Comment'], ['hello', 'Notes']]);
     // Not pairs: the value is the words before the one "into".
     expect(parseInstruction('type Smith and Jones into Company')).toMatchObject({ kind: 'fill', value: 'Smith and Jones', target: 'Company' });

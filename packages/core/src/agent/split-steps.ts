@@ -23,7 +23,7 @@ export interface PlannedStep {
 const QUOTED = /"[^"]*"|“[^”]*”|(?<=^|\s)'[^']*'(?=$|[\s,.;:!?])/g;
 const SEPARATOR = /\s*(?:;|,\s*(?:and\s+)?(?:then\s+)?|\.\s+|\s+and\s+then\s+|\s+then\s+|\s+and\s+)\s*/i;
 /** Separators that also occur inside names: what follows one may continue the step before it. */
-const WEAK = /^\s*(?:,|and)\s*$/i;
+const WEAK = /^\s*(?:,|and|,\s*and)\s*$/i;
 const LEAD = /^(?:and\s+)?(?:then|finally|next|after that|afterwards)[,\s]+/i;
 const URL_STEP = /^(?:go to|open|navigate to|visit|load)\s+(\S+)$/i;
 /** A masked quote or a %variable%: a value that is never part of a name. */
@@ -121,7 +121,7 @@ function expand(group: string[]): PlannedStep[] {
   const [first, ...more] = group as [string, ...string[]];
   if (more.length === 0) return single(first);
   // The act reads a list of targets itself, all grounded before any is acted on ("tick Refunds and Inventory").
-  return [{ text: group.reduce((text, part, i) => (i % 2 === 1 ? text + (part.trim() === ',' ? ', ' : ` ${part.trim()} `) : text + part), '') }];
+  return [{ text: group.reduce((text, part, i) => (i % 2 === 1 ? text + (part.trim().startsWith(',') ? `${part.trim()} ` : ` ${part.trim()} `) : text + part), '') }];
 }
 
 /** A step as written, or the steps it stands for ("the first two boxes", "log in as … with password …"). */
