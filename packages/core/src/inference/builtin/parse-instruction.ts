@@ -244,7 +244,8 @@ function eachTarget(intent: Intent): Intent {
     const shared = words.length === 1 && lastWords.length > 1 && !lastWords.some((w) => w.toLowerCase() === words[0]!.toLowerCase()) ? ` ${lastWords.slice(1).join(' ')}` : '';
     return `${item}${shared} ${singular(head)}`;
   });
-  return { kind: 'steps', steps: targets.map((target) => ({ ...intent, target, otherwise: undefined })) };
+  // When no such fields are on the page, the step's other readings are still tried ("select the emails from Alice and Carol": boxes).
+  return { kind: 'steps', steps: targets.map((target) => ({ ...intent, target, otherwise: undefined })), ...(intent.otherwise && { otherwise: intent.otherwise }) };
 }
 
 function singular(noun: string): string {
