@@ -25,7 +25,8 @@ export async function fillChecked(element: ActionElement, meant: string, timeout
 }
 
 function problem(t: Trial, meant: string): string | undefined {
-  if (t.maxLength >= 0 && meant.length > t.maxLength) return `it takes at most ${t.maxLength} characters (maxlength), so it would hold "${meant.slice(0, t.maxLength)}"`;
+  // Not the cut value itself: a variable's value is redacted whole from messages, never a piece of it.
+  if (t.maxLength >= 0 && meant.length > t.maxLength) return `it takes at most ${t.maxLength} characters (maxlength), so it would hold only the first ${t.maxLength} of its ${meant.length}`;
   if (t.holds !== meant && t.type === 'range') return `a slider keeps to its range and step (${t.bounds || 'min 0, max 100, step 1'}), so it would hold "${t.holds}"`;
   if (t.invalid.length > 0) return `the value is out of its bounds (${t.invalid.join(', ')}; ${t.bounds || 'its default step'})`;
   return undefined;
@@ -33,7 +34,9 @@ function problem(t: Trial, meant: string): string | undefined {
 
 function tryOn(element: ActionElement, meant: string): Promise<Trial | undefined> {
   // Both kinds of element evaluate alike; their declared overloads do not unite.
-  return (element as Locator).evaluate((el: Element, value: string): Trial | undefined => {
+  return (element as Locator).evaluate((found: Element, value: string): Trial | undefined => {
+    // Playwright fills a label's control.
+    const el = found instanceof HTMLLabelElement ? found.control : found;
     if (!(el instanceof HTMLInputElement) && !(el instanceof HTMLTextAreaElement)) return undefined;
     const input = el as HTMLInputElement;
     const copy = document.createElement(el.localName) as HTMLInputElement;
