@@ -24,11 +24,14 @@ export async function fillChecked(element: ActionElement, meant: string, timeout
   await element.fill(meant, { timeout: timeoutMs });
 }
 
+/** The step a control keeps to when it names none (a time with seconds needs step under 60). */
+const DEFAULT_STEP: Record<string, string> = { time: 'step 60 seconds by default', 'datetime-local': 'step 60 seconds by default', number: 'step 1 by default' };
+
 function problem(t: Trial, meant: string): string | undefined {
   // Not the cut value itself: a variable's value is redacted whole from messages, never a piece of it.
   if (t.maxLength >= 0 && meant.length > t.maxLength) return `it takes at most ${t.maxLength} characters (maxlength), so it would hold only the first ${t.maxLength} of its ${meant.length}`;
   if (t.holds !== meant && t.type === 'range') return `a slider keeps to its range and step (${t.bounds || 'min 0, max 100, step 1'}), so it would hold "${t.holds}"`;
-  if (t.invalid.length > 0) return `the value is out of its bounds (${t.invalid.join(', ')}; ${t.bounds || 'its default step'})`;
+  if (t.invalid.length > 0) return `the value is out of its bounds (${t.invalid.join(', ')}; ${t.bounds || DEFAULT_STEP[t.type] || 'its default step'})`;
   return undefined;
 }
 
