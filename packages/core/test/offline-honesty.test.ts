@@ -88,6 +88,10 @@ describe('the offline grammar accounts for every word', () => {
     expect(targets("type 'secret' into the Password and Confirm password fields")).toEqual(['fill the Password field', 'fill Confirm password field']);
     expect(targets('select Blue in the Color and Trim dropdowns')).toEqual(['select the Color dropdown', 'select Trim dropdown']);
     expect(refusal("type 'Ada' into First name or Last name")).toBe('First name or Last name');
+    expect(targets("type 'ada' in upper case into Email and Phone")).toEqual(['fill Email', 'fill Phone']);
+    expect(parseInstruction("type 'ada' in upper case into Email and Phone")).toMatchObject({ steps: [{ transform: 'upper' }, { transform: 'upper' }] });
+    // Pairs with values of their own do not say which one a change of case is for.
+    expect(parseInstruction('type Ada into First name and Lovelace in upper case into Last name').kind).toBe('refuse');
     // The agent's split keeps the list with its step ("Confirm" there is no step of its own).
     expect(splitSteps("type 'secret' into the Password and Confirm password fields").map((s) => s.text)).toEqual(["type 'secret' into the Password and Confirm password fields"]);
   });

@@ -205,6 +205,12 @@ function parseStep(raw: string): Intent {
   const intent = eachTarget(parseRules(step));
   if (!transform) return intent;
   if ((intent.kind === 'fill' && !intent.search) || intent.kind === 'set') return { ...intent, transform, otherwise: undefined };
+  // One value for several fields ("… in upper case into Email and Phone"): the change of case for each
+  // (pairs with values of their own do not say which value it is for: refused below).
+  const values = intent.kind === 'steps' ? new Set(intent.steps.map((p) => ((p.kind === 'fill' && !p.search) || p.kind === 'set' ? p.value : undefined))) : undefined;
+  if (intent.kind === 'steps' && values!.size === 1 && !values!.has(undefined)) {
+    return { kind: 'steps', steps: intent.steps.map((p) => ({ ...p, transform })) };
+  }
   return { kind: 'refuse', words: raw, why: 'a change of case applies only to a value typed into a field' };
 }
 
@@ -229,7 +235,7 @@ function parseRules(text: string): Intent {
 function eachTarget(intent: Intent): Intent {
   if ((intent.kind !== 'fill' || intent.search || intent.source) && intent.kind !== 'select' && intent.kind !== 'set') return intent;
   const masked = maskQuotes(intent.target);
-  if (/\s(?:or|either)\s/i.test(masked) && splitList(intent.target.replace(/\s+or\s+/gi, ' and ')).length > 1) {
+  if (/\sor\s/i.test(masked)) {
     return { kind: 'refuse', words: intent.target, why: `"${intent.target}" names more than one target without saying which one` };
   }
   const items = splitList(intent.target);
