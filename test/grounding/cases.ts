@@ -499,4 +499,27 @@ export const CASES: GroundingCase[] = [
     ['click Save twice'],
     ['double-click Save'],
   ]),
+  // Issue 18, second batch: a value the control would clamp, snap, cut or hold as out of bounds is
+  // refused; "<value> into <field>" pairs are steps of their own; one value for a list of fields goes
+  // into every field or nowhere; words after a quoted value are refused.
+  ...on('honesty-controls.html', [
+    ['set the Volume to 80'],
+    ['set the Volume to 35'],
+    ['set the Volume to 30', ['value volume=30']],
+    ['set the Level to 3.25'],
+    ["type 'abcdefgh' into Code"],
+    ["type 'abcde' into Code", ['value code=abcde']],
+    ['set the Seats to 150'],
+    ['set the Start date to 2020-01-01'],
+    ['type Ada into First name and Lovelace into Last name', ['value first=Ada', 'value last=Lovelace']],
+    ['enter Ada in First name, Lovelace in Last name and ada@x.org in Email', ['value first=Ada', 'value last=Lovelace', 'value email=ada@x.org']],
+    ["type 'ada lovelace' capitalized into First name"],
+    ["type 'ada' with a capital A into First name"],
+    ["type 'Ada' into the first and last name fields", ['value first=Ada', 'value last=Ada']],
+    ["type 'x@y.z' into Email and Phone", ['value email=x@y.z', 'value phone=x@y.z']],
+    ["type 'secret' into the Password and Confirm password fields", ['value pw=secret', 'value pw2=secret']],
+    ['select Blue in the Color and Trim dropdowns', ['select color=Blue', 'select trim=Blue']],
+    ["type 'Ada' into First name or Last name"],
+    ["type 'x@y.z' into Email and Fax"],
+  ]),
 ];

@@ -185,6 +185,22 @@ describe('failures, variables, timeouts, popups', () => {
     expect(pressed.message).toContain('%key%');
   });
 
+  it('refuses a fill the control would clamp, snap, cut or hold out of bounds, before anything is typed', async () => {
+    await open('/sanitising-controls.html');
+    const fill = (selector: string, value: string, variables?: Record<string, string>) =>
+      session.act({ input: { selector, method: 'fill', arguments: [value] }, ...(variables && { options: { variables } }) }, opContext());
+    expect((await fill('#volume', '80')).message).toMatch(/cannot take "80": a slider keeps to its range and step \(min 0, max 50, step 10\), so it would hold "50"; nothing was typed/);
+    expect((await fill('#volume', '35')).message).toMatch(/would hold "40"/);
+    expect((await fill('#seats', '150')).message).toMatch(/out of its bounds \(rangeOverflow; min 1, max 10\)/);
+    // A variable's value is named by the variable, and no piece of it is echoed.
+    const cut = await fill('#code', '%code%', { code: 'abcdefgh' });
+    expect(cut).toMatchObject({ success: false, message: expect.stringMatching(/"%code%": it takes at most 5 characters \(maxlength\)/) });
+    expect(cut.message).not.toMatch(/abcde/);
+    expect(await inPage('[volume.value, code.value, seats.value, events.textContent]')).toEqual(['20', '', '2', '']);
+    expect((await fill('#volume', '30')).success).toBe(true);
+    expect(await inPage('volume.value')).toBe('30');
+  });
+
   it('bounds the whole act by options.timeout, and settling by domSettleTimeoutMs', async () => {
     // slow.html never stops mutating, so only a bound ends the settle wait.
     await open('/slow.html');

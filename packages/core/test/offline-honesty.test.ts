@@ -58,6 +58,44 @@ describe('the offline grammar accounts for every word', () => {
     expect(parseInstruction('Select -10 with the spinner')).toMatchObject({ kind: 'set', value: '-10', target: 'the spinner' });
   });
 
+  it('reads "<value> into <field>" pairs as steps of their own, and never lets a bare value swallow another clause', () => {
+    const steps = (instruction: string) => {
+      const intent = parseInstruction(instruction);
+      return intent.kind === 'steps' ? intent.steps.map((s) => (s.kind === 'fill' ? [s.value, s.target] : s.kind)) : intent.kind;
+    };
+    expect(steps('type Ada into First name and Lovelace into Last name')).toEqual([['Ada', 'First name'], ['Lovelace', 'Last name']]);
+    expect(steps('type Ada into First name and Lovelace into Last name, and ada@x.org into Email')).toEqual([['Ada', 'First name'], ['Lovelace', 'Last name'], ['ada@x.org', 'Email']]);
+    // The agent keeps the pairs in one step (", and" before a value is no new step).
+    expect(splitSteps('type Ada into First name and Lovelace into Last name, and ada@x.org into Email')).toHaveLength(1);
+    expect(steps("type 'hello' into Comment and also into Notes")).toEqual([['hello', 'Comment'], ['hello', 'Notes']]);
+    // Not pairs: the value is the words before the one "into".
+    expect(parseInstruction('type Smith and Jones into Company')).toMatchObject({ kind: 'fill', value: 'Smith and Jones', target: 'Company' });
+    expect(refusal('type Ada into First name but Lovelace into Last name')).toBe('Ada into First name but Lovelace');
+  });
+
+  it('refuses words after a quoted value that it does not apply, naming them', () => {
+    expect(refusal("type 'ada lovelace' capitalized into Name")).toBe('capitalized');
+    expect(refusal("type 'ada' with a capital A into Comment")).toBe('with a capital A');
+  });
+
+  it('gives one value to every field of a list, one step each, and refuses "A or B"', () => {
+    const targets = (instruction: string) => {
+      const intent = parseInstruction(instruction);
+      return intent.kind === 'steps' ? intent.steps.map((s) => ('target' in s ? `${s.kind} ${s.target}` : s.kind)) : intent.kind;
+    };
+    expect(targets("type 'Ada' into the first and last name fields")).toEqual(['fill the first name field', 'fill last name field']);
+    expect(targets("type 'x@y.z' into Email and Phone")).toEqual(['fill Email', 'fill Phone']);
+    expect(targets("type 'secret' into the Password and Confirm password fields")).toEqual(['fill the Password field', 'fill Confirm password field']);
+    expect(targets('select Blue in the Color and Trim dropdowns')).toEqual(['select the Color dropdown', 'select Trim dropdown']);
+    expect(refusal("type 'Ada' into First name or Last name")).toBe('First name or Last name');
+    expect(targets("type 'ada' in upper case into Email and Phone")).toEqual(['fill Email', 'fill Phone']);
+    expect(parseInstruction("type 'ada' in upper case into Email and Phone")).toMatchObject({ steps: [{ transform: 'upper' }, { transform: 'upper' }] });
+    // Pairs with values of their own do not say which one a change of case is for.
+    expect(parseInstruction('type Ada into First name and Lovelace in upper case into Last name').kind).toBe('refuse');
+    // The agent's split keeps the list with its step ("Confirm" there is no step of its own).
+    expect(splitSteps("type 'secret' into the Password and Confirm password fields").map((s) => s.text)).toEqual(["type 'secret' into the Password and Confirm password fields"]);
+  });
+
   it('parses a 16 KB pathological instruction (linear in its length)', () => {
     const worst = [
       'type ' + 'a '.repeat(8200),
@@ -66,6 +104,8 @@ describe('the offline grammar accounts for every word', () => {
       'check a, '.repeat(1900),
       'type "' + 'a, b and '.repeat(1900),
       'select ' + 'a from '.repeat(2400),
+      'type ' + 'a into b and '.repeat(1300),
+      "type 'x' into " + 'a and '.repeat(2700),
     ].map((s) => s.slice(0, 16384));
     for (const text of worst) {
       expect(parseInstruction(text)).toBeDefined();

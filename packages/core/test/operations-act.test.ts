@@ -33,6 +33,14 @@ describe('act with an instruction (built-in model)', () => {
     expect(await textOf(session, '#result')).toMatch(/^submitted: Ada \//);
   });
 
+  it('says every step of a chain in its reply, and one value for two fields fills both', async () => {
+    await open('/forms.html');
+    const both = await act("type 'x@y.z' into the Name and Email fields");
+    expect(both.success, both.message).toBe(true);
+    expect(both.message).toMatch(/^Done 2 steps: .+; .+/);
+    expect(both.actions.map((a) => a.arguments)).toEqual([['x@y.z'], ['x@y.z']]);
+  });
+
   it('keeps %name% in the reported action and substitutes only at execution', async () => {
     await open('/forms.html');
     const secret = 'hunter2-correct-horse';

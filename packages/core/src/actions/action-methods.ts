@@ -3,6 +3,7 @@ import type { ElementHandle, Locator, Page } from 'playwright-core';
 import type { Resolution } from '../selectors/index.js';
 import { ACTION_METHODS as MODEL_ACTION_METHODS, GO_BACK } from '../inference/types.js';
 import { ActionFailure } from './action-failure.js';
+import { fillChecked } from './fill-check.js';
 
 /**
  * What a method acts on: a locator (Playwright finds the element as it acts) or a handle to an element
@@ -32,7 +33,7 @@ export interface ActionMethod {
 
 const ACTION_METHODS = {
   click: { verb: 'clicked', run: ({ element, timeoutMs }) => need(element).click({ timeout: timeoutMs }) },
-  fill: { verb: 'filled', run: ({ element, args, timeoutMs }) => need(element).fill(arg(args, 0), { timeout: timeoutMs }) },
+  fill: { verb: 'filled', run: ({ element, args, timeoutMs }) => fillChecked(need(element), arg(args, 0), timeoutMs) },
   type: {
     verb: 'typed into',
     run: async ({ page, element, args }) => {

@@ -11,7 +11,7 @@
 //   list, every item grounded before any is acted on.
 // A step that copies a value and the step after it that uses it ("paste it into …"), or a step and
 // the one after it that acts on "it", are one act.
-import { STEP_START } from '../inference/builtin/parse-instruction.js';
+import { STEP_START, TARGET_LIST_END } from '../inference/builtin/parse-instruction.js';
 
 /** One step: its words, and the readings tried in order when they ground nothing on the page. */
 export interface PlannedStep {
@@ -23,7 +23,7 @@ export interface PlannedStep {
 const QUOTED = /"[^"]*"|“[^”]*”|(?<=^|\s)'[^']*'(?=$|[\s,.;:!?])/g;
 const SEPARATOR = /\s*(?:;|,\s*(?:and\s+)?(?:then\s+)?|\.\s+|\s+and\s+then\s+|\s+then\s+|\s+and\s+)\s*/i;
 /** Separators that also occur inside names: what follows one may continue the step before it. */
-const WEAK = /^\s*(?:,|and)\s*$/i;
+const WEAK = /^\s*(?:,|and|,\s*and)\s*$/i;
 const LEAD = /^(?:and\s+)?(?:then|finally|next|after that|afterwards)[,\s]+/i;
 const URL_STEP = /^(?:go to|open|navigate to|visit|load)\s+(\S+)$/i;
 /** A masked quote or a %variable%: a value that is never part of a name. */
@@ -57,7 +57,8 @@ export function splitSteps(instruction: string): PlannedStep[] {
     const piece = (m ? rest.slice(0, m.index) : rest).replace(LEAD, '').trim();
     if (piece) {
       const last = groups.at(-1);
-      if (!last || !WEAK.test(joint) || startsStep(piece)) groups.push([piece]);
+      // "… into the Password and Confirm password fields": a piece ending a list of targets continues the step.
+      if (!last || !WEAK.test(joint) || (startsStep(piece) && !TARGET_LIST_END.test(piece))) groups.push([piece]);
       else {
         const gapped = gap(last[0]!, piece);
         if (gapped) groups.push([gapped]);
@@ -120,7 +121,7 @@ function expand(group: string[]): PlannedStep[] {
   const [first, ...more] = group as [string, ...string[]];
   if (more.length === 0) return single(first);
   // The act reads a list of targets itself, all grounded before any is acted on ("tick Refunds and Inventory").
-  return [{ text: group.reduce((text, part, i) => (i % 2 === 1 ? text + (part.trim() === ',' ? ', ' : ` ${part.trim()} `) : text + part), '') }];
+  return [{ text: group.reduce((text, part, i) => (i % 2 === 1 ? text + (part.trim().startsWith(',') ? `${part.trim()} ` : ` ${part.trim()} `) : text + part), '') }];
 }
 
 /** A step as written, or the steps it stands for ("the first two boxes", "log in as … with password …"). */

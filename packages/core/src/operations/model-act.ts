@@ -9,6 +9,7 @@ import { toAction } from './chosen-action.js';
 import type { ModelRun } from './model-run.js';
 import { snapshotOf } from './page-snapshot.js';
 import { performAction } from '../actions/perform-action.js';
+import { redactVariables } from '../actions/variables.js';
 
 export interface InstructionAct {
   instruction: string;
@@ -51,7 +52,10 @@ export async function actOnInstruction(
     }
     done.push(...result.actions);
   }
-  return chosen.then ? { ...result!, actionDescription: instruction, actions: done } : result!;
+  if (!chosen.then) return result!;
+  // A chain's reply says every step it did, not only the last one's selector.
+  const message = result!.success ? redactVariables(`Done ${done.length} steps: ${done.map((a) => a.description ?? `${a.method} ${a.selector}`).join('; ')}`, variables) : result!.message;
+  return { ...result!, message, actionDescription: instruction, actions: done };
 }
 
 /** What the model may know of the variables: names and descriptions, never values. */

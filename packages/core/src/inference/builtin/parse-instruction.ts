@@ -202,13 +202,21 @@ function parseStep(raw: string): Intent {
   if (condition && !/^(?:wait|log ?in|sign ?in)\b/i.test(step)) {
     return { kind: 'refuse', words: condition[0], why: `the offline model does not carry out conditions, purposes or counts such as "${condition[0]}"` };
   }
-  const intent = parseRules(step);
+  const intent = eachTarget(parseRules(step));
   if (!transform) return intent;
   if ((intent.kind === 'fill' && !intent.search) || intent.kind === 'set') return { ...intent, transform, otherwise: undefined };
+  // One value for several fields ("… in upper case into Email and Phone"): the change of case for each
+  // (pairs with values of their own do not say which value it is for: refused below).
+  const values = intent.kind === 'steps' ? new Set(intent.steps.map((p) => ((p.kind === 'fill' && !p.search) || p.kind === 'set' ? p.value : undefined))) : undefined;
+  if (intent.kind === 'steps' && values!.size === 1 && !values!.has(undefined)) {
+    return { kind: 'steps', steps: intent.steps.map((p) => ({ ...p, transform })) };
+  }
   return { kind: 'refuse', words: raw, why: 'a change of case applies only to a value typed into a field' };
 }
 
 function parseRules(text: string): Intent {
+  const pairs = valueTargetPairs(text);
+  if (pairs) return pairs;
   const list = listOf(text);
   for (const [pattern, build] of RULES) {
     const m = pattern.exec(text);
@@ -218,6 +226,38 @@ function parseRules(text: string): Intent {
   return list ?? actOn(text);
 }
 
+/**
+ * One value for a list of targets ("type 'x' into Email and Phone", "select Blue in the Color and Trim
+ * dropdowns"): one step per target, all grounded before any runs, so it is done on every target or
+ * refused before anything is done. A shared head is given to each ("the first and last name fields":
+ * first name field, last name field). "A or B" says no target: refused.
+ */
+function eachTarget(intent: Intent): Intent {
+  if ((intent.kind !== 'fill' || intent.search || intent.source) && intent.kind !== 'select' && intent.kind !== 'set') return intent;
+  const masked = maskQuotes(intent.target);
+  if (/\sor\s/i.test(masked)) {
+    return { kind: 'refuse', words: intent.target, why: `"${intent.target}" names more than one target without saying which one` };
+  }
+  const items = splitList(intent.target);
+  if (items.length < 2 || items.length > MAX_STEPS) return intent;
+  const head = TARGET_LIST_END.exec(items.at(-1)!)?.[0];
+  const lastWords = items.at(-1)!.slice(0, head ? -head.length : undefined).trim().split(' ');
+  const targets = items.map((item, i) => {
+    if (!head) return item;
+    if (i === items.length - 1) return `${lastWords.join(' ')} ${singular(head)}`;
+    const words = item.replace(/^the /i, '').split(' ');
+    // "first" of "the first and last name fields" shares "name" with "last name".
+    const shared = words.length === 1 && lastWords.length > 1 && !lastWords.some((w) => w.toLowerCase() === words[0]!.toLowerCase()) ? ` ${lastWords.slice(1).join(' ')}` : '';
+    return `${item}${shared} ${singular(head)}`;
+  });
+  // When no such fields are on the page, the step's other readings are still tried ("select the emails from Alice and Carol": boxes).
+  return { kind: 'steps', steps: targets.map((target) => ({ ...intent, target, otherwise: undefined })), ...(intent.otherwise && { otherwise: intent.otherwise }) };
+}
+
+function singular(noun: string): string {
+  return noun.replace(/(box)es$/i, '$1').replace(/s$/i, '');
+}
+
 /** The intent with `reading` tried after all of its own readings. */
 function lastly(intent: Intent, reading: Intent): Intent {
   return { ...intent, otherwise: intent.otherwise ? lastly(intent.otherwise, reading) : reading };
@@ -225,6 +265,12 @@ function lastly(intent: Intent, reading: Intent): Intent {
 
 /** A value given without quotes, to type into a field: literal, read from the page, or refused. */
 function typeBare(value: string, target: string): Intent {
+  // "'ada lovelace' capitalized": words after a quoted value say something of it the model does not do.
+  const after = new RegExp(`^${VALUE}\\s+(.+)$`).exec(value.trim());
+  if (after) return { kind: 'refuse', words: after[5]!, why: `"${after[5]}" after the quoted value is not something the offline model applies to a value (it applies upper case and lower case)` };
+  // "Ada into First name and Lovelace": a value running into the clause of another field.
+  const swallowed = /\s(?:into|in the|inside)\s/i.exec(maskQuotes(value));
+  if (swallowed) return { kind: 'refuse', words: value, why: `"${value}" holds "${swallowed[0].trim()}" of another clause: where one value ends and the next field begins is unclear; quote each value` };
   const bare = bareValue(value);
   if ('literal' in bare) return { kind: 'fill', value: bare.literal, target };
   if ('source' in bare) return { kind: 'fill', value: '', target, source: bare.source };
@@ -241,6 +287,25 @@ function setBare(m: RegExpExecArray, text: string, target = m[1]!, loose: string
   const bare = bareValue(loose);
   if ('source' in bare) return { kind: 'fill', value: '', target, source: bare.source };
   return { kind: 'set', value: loose, target, ...('described' in bare && { described: true as const }), otherwise: actOn(text) };
+}
+
+/** "type Ada into First name and Lovelace into Last name": one "<value> into <target>" pair per item, each its own step; "… and also into Notes" repeats the value before. */
+const PAIR = /^(.+?) (?:into|in|inside) (.+)$/i;
+const SAME_VALUE = /^(?:also |then )?(?:into|in|inside) (.+)$/i;
+
+function valueTargetPairs(text: string): Intent | undefined {
+  const m = new RegExp(`^(${TYPE}) (.+)$`, 'i').exec(text);
+  const items = m ? splitList(m[2]!) : [];
+  if (items.length < 2 || items.length > MAX_STEPS || !PAIR.test(maskQuotes(items[0]!))) return undefined;
+  const steps: Intent[] = [];
+  for (const item of items) {
+    const same = SAME_VALUE.exec(item);
+    const previous = steps.at(-1);
+    if (same && previous?.kind === 'fill') steps.push({ ...previous, target: same[1]! });
+    else if (PAIR.test(maskQuotes(item))) steps.push(parseSingle(`${m![1]} ${item}`));
+    else return undefined;
+  }
+  return { kind: 'steps', steps };
 }
 
 /** A verb with a list of targets ("tick Refunds, Billing and Inventory"): read as one step per target, tried when nothing is named by the whole. */
@@ -318,6 +383,9 @@ function clean(instruction: string): string {
   return instruction.trim().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
 }
 
+/** A clause ending so ("… and Confirm password fields") ends a list of targets, not a step of its own. */
+export const TARGET_LIST_END = /\b(?:fields|boxes|checkboxes|textboxes|dropdowns|inputs|menus|lists|areas|selects|sliders)$/i;
+
 /**
  * "enter the password "yA" and log in": the parts joined by and/then (or a comma before a verb),
  * outside quotes. One pass with a sticky pattern: linear in the instruction's length.
@@ -340,7 +408,9 @@ function splitSteps(text: string): string[] {
     joint.lastIndex = i;
     const found = i > start ? joint.exec(text) : null;
     // "and" or a bare comma splits only before a verb ("copy X, paste it into Y"); elsewhere it is part of a name or a list.
-    if (found && (/then|;/i.test(found[0]) || STEP_START.test(text.slice(i + found[0].length, i + found[0].length + 40)))) {
+    // "into the Password and Confirm password fields": the clause after "and" ends a list of targets (bounded look: linear).
+    const endsList = found && /^,? ?and |^, $/i.test(found[0]) && TARGET_LIST_END.test(text.slice(i + found[0].length, i + found[0].length + 80).split(/,? and |, |; | then /i)[0]!.trim());
+    if (found && !endsList && (/then|;/i.test(found[0]) || STEP_START.test(text.slice(i + found[0].length, i + found[0].length + 40)))) {
       parts.push(text.slice(start, i).trim());
       i += found[0].length - 1;
       start = i + 1;
