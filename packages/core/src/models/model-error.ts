@@ -52,8 +52,9 @@ export function redactSecrets(text: string, secrets: string[]): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
   return out
-    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi, '$1')
-    .replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s?#]*)\?[^\s#]*/gi, '$1')
+    // Bounded repeats: this runs on model output too, and must stay linear in it.
+    .replace(/\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#@]{0,256}@/gi, '$1')
+    .replace(/\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s?#]{0,2048})\?[^\s#]*/gi, '$1')
     .replace(/\b(sk|pk|rk)-[A-Za-z0-9_*-]{6,}/g, '[redacted]')
     .replace(/\bAIza[0-9A-Za-z_-]{20,}/g, '[redacted]')
     .replace(/\bya29\.[\w.-]+/g, '[redacted]')
