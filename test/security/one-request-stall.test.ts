@@ -136,3 +136,22 @@ describe('one request cannot stall the server', () => {
     for (const [reply, field, bound] of cases) expectBound(await reply, field, bound);
   });
 });
+
+// Red team R2: an extract schema's `pattern` compiled into a JS RegExp and run on the page's text;
+// `^(a+)+$` against a run of a's and a "!" backtracks exponentially (34 a's held every tenant for
+// 7 minutes). The fixture has 25: seconds before the fix, so the probe catches it without a hang.
+describe('a schema pattern never runs on the event loop', () => {
+  it('an extract whose schema pattern backtracks catastrophically leaves /healthz answering', async () => {
+    const id = await ctx.sessionOn('regex-bait.html');
+    for (const schema of [
+      { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } }, required: ['code'] },
+      { type: 'object', properties: { code: { type: 'array', items: { type: 'string', pattern: '^(a+)+$' } } } },
+      { type: 'object', properties: { code: { type: 'string' } }, patternProperties: { '^(c|co|cod|code|o|d|e)+$': { type: 'string', pattern: '^(a+)+$' } } },
+    ]) {
+      const body = JSON.stringify({ instruction: 'the code', schema });
+      const { result, worstMs } = await worstHealthzDuring(() => post(`/v1/sessions/${id}/extract`, body));
+      expect(result.status, JSON.stringify(result.body).slice(0, 300)).toBeLessThan(500);
+      expect(worstMs).toBeLessThan(HEALTHZ_BOUND_MS);
+    }
+  });
+});

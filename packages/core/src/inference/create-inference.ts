@@ -1,6 +1,7 @@
 // Picks who answers an operation's questions: the built-in offline model for builtin/… names (and
 // when nothing is configured), otherwise an LLM through the model layer.
 import type { ModelConfig, ModelEnv } from '../models/model-config.js';
+import type { NavigationPolicy } from '../network/network-policy.js';
 import type { OnModelCall } from '../models/model-calls.js';
 import { createModelClient } from '../models/model-client.js';
 import type { LanguageModelV3, ModelSampling } from '../models/language-model.js';
@@ -27,12 +28,14 @@ export interface InferenceContext {
   languageModel?: LanguageModelV3;
   /** The in-process caller's observer of each model request and answer. */
   onModelCall?: OnModelCall;
+  /** Where an endpoint the call names itself may be. */
+  navigationPolicy?: NavigationPolicy;
 }
 
 /** Throws missing_model_key / validation_error up front, before any page work. */
 export function createInference(model: ModelConfig | string | undefined, ctx: InferenceContext): Inference {
   const target = resolveCallModel(model, { modelName: ctx.sessionModelName, languageModel: ctx.languageModel });
   if (target.kind === 'builtin') return createBuiltinInference(target.modelId);
-  const { sessionApiKey, env, log, sampling, onModelCall } = ctx;
-  return createLlmInference(createModelClient(target, { sessionApiKey, env, log, sampling, onModelCall }), ctx.systemPrompt);
+  const { sessionApiKey, env, log, sampling, onModelCall, navigationPolicy } = ctx;
+  return createLlmInference(createModelClient(target, { sessionApiKey, env, log, sampling, onModelCall, navigationPolicy }), ctx.systemPrompt);
 }

@@ -19,6 +19,8 @@ export interface GoogleEndpoint {
   apiKey?: string;
   headers?: Record<string, string>;
   modelId: string;
+  /** What the turns are posted with (policy-checked for an endpoint the request named). */
+  fetch: typeof fetch;
 }
 
 type Content = { role: 'user' | 'model'; parts: Array<Record<string, unknown>> };
@@ -42,7 +44,7 @@ export function googleComputerUse(endpoint: GoogleEndpoint, site: ModelCallSite,
           contents,
           tools: [{ computerUse: { environment: 'ENVIRONMENT_BROWSER' } }],
         };
-        reply = (await postJson(url, headers, body, signal, site)) as typeof reply;
+        reply = (await postJson(url, headers, body, signal, site, endpoint.fetch)) as typeof reply;
       } catch (error) {
         usage.record(undefined, performance.now() - started);
         throw error;

@@ -16,6 +16,8 @@ export interface OpenAIEndpoint {
   apiKey?: string;
   headers?: Record<string, string>;
   modelId: string;
+  /** What the turns are posted with (policy-checked for an endpoint the request named). */
+  fetch: typeof fetch;
 }
 
 type Item = Record<string, unknown>;
@@ -36,7 +38,7 @@ export function openaiComputerUse(endpoint: OpenAIEndpoint, site: ModelCallSite,
       let reply: { output?: Item[]; usage?: Record<string, any> };
       try {
         const body = { model: endpoint.modelId, instructions: start.system, input, tools: [tool], truncation: 'auto' };
-        reply = (await postJson(url, headers, body, signal, site)) as typeof reply;
+        reply = (await postJson(url, headers, body, signal, site, endpoint.fetch)) as typeof reply;
       } catch (error) {
         usage.record(undefined, performance.now() - started);
         throw error;

@@ -1,5 +1,8 @@
 // Validation of model output against a caller's JSON Schema. zod 4 compiles standard JSON Schema;
-// we add OpenAPI's `nullable: true`, which clients of this API commonly send.
+// we add OpenAPI's `nullable: true`, which clients of this API commonly send. A caller's regular
+// expressions (`pattern`, `patternProperties`) are checked for syntax but never run here: a JS RegExp
+// runs synchronously, and one that backtracks catastrophically held the event loop for minutes, past
+// any deadline. They reach the model in the schema it is shown; the answer is not held to them.
 import type { JSONSchema7 } from 'ai';
 import { z } from 'zod';
 import { DeckhandError } from '../errors.js';
@@ -53,7 +56,7 @@ function shapeProblem(node: unknown, path: string): Problem | undefined {
 
 function compileProblem(schema: JSONSchema): Problem | undefined {
   try {
-    z.fromJSONSchema(withNullable(schema) as Parameters<typeof z.fromJSONSchema>[0]);
+    z.fromJSONSchema(forValidation(schema, { keepPatterns: true }) as Parameters<typeof z.fromJSONSchema>[0]);
     return undefined;
   } catch (error) {
     return { path: 'schema', message: `not a JSON Schema this server supports: ${(error as Error).message}` };
@@ -64,7 +67,7 @@ function compileProblem(schema: JSONSchema): Problem | undefined {
 export function validateAgainstSchema(schema: JSONSchema, value: unknown): string | undefined {
   let validator: z.ZodType;
   try {
-    validator = z.fromJSONSchema(withNullable(schema) as Parameters<typeof z.fromJSONSchema>[0]);
+    validator = z.fromJSONSchema(forValidation(schema) as Parameters<typeof z.fromJSONSchema>[0]);
   } catch (error) {
     return `the schema itself is not supported: ${(error as Error).message}`;
   }
@@ -72,13 +75,32 @@ export function validateAgainstSchema(schema: JSONSchema, value: unknown): strin
   return result.success ? undefined : z.prettifyError(result.error);
 }
 
-/** Rewrites `{type: T, nullable: true}` to `{type: [T, "null"]}` throughout a schema. */
-function withNullable(schema: JSONSchema): JSONSchema {
+/** Keywords whose value maps names (not keywords) to subschemas. */
+const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions', 'dependentSchemas']);
+
+/**
+ * The schema a value is checked against: `{type: T, nullable: true}` becomes `{type: [T, "null"]}`,
+ * and `pattern` and `patternProperties` are dropped. Without the patterns nobody can tell which names
+ * they admit, so a node that had `patternProperties` also drops its `additionalProperties`.
+ * `keepPatterns` keeps them, for compiling only: building a RegExp checks its syntax without running it.
+ */
+function forValidation(schema: JSONSchema, { keepPatterns = false } = {}): JSONSchema {
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(visit);
     if (!node || typeof node !== 'object') return node;
     const { nullable, ...rest } = node as Record<string, unknown>;
-    const out = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, k === 'enum' || k === 'const' ? v : visit(v)]));
+    if (!keepPatterns) {
+      if (rest.patternProperties !== undefined) delete rest.additionalProperties;
+      delete rest.pattern;
+      delete rest.patternProperties;
+    }
+    const out = Object.fromEntries(
+      Object.entries(rest).map(([k, v]) => {
+        if (k === 'enum' || k === 'const' || k === 'default' || k === 'examples') return [k, v];
+        if (SCHEMA_MAPS.has(k) && v && typeof v === 'object' && !Array.isArray(v)) return [k, Object.fromEntries(Object.entries(v).map(([name, child]) => [name, visit(child)]))];
+        return [k, visit(v)];
+      }),
+    );
     if (nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
     return out;
   };

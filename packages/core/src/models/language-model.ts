@@ -35,7 +35,8 @@ export interface ProviderModel {
 
 const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 
-export function createProviderModel(target: ModelTarget, credentials: Credentials, env: ModelEnv): ProviderModel {
+/** `fetch`: what the provider sends with (the policy-checked one for an endpoint the request named); the global one by default. */
+export function createProviderModel(target: ModelTarget, credentials: Credentials, env: ModelEnv, fetch: typeof globalThis.fetch = globalThis.fetch): ProviderModel {
   const { config, modelId } = target;
   const headers = config.headers;
   const apiKey = credentials.type === 'apiKey' ? credentials.apiKey : undefined;
@@ -55,7 +56,7 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
         apiKey: apiKey ?? '',
         baseURL: target.baseURL,
         headers,
-        fetch: apiKey ? undefined : withoutAuthorization,
+        fetch: apiKey ? fetch : withoutAuthorization(fetch),
       });
       // OpenAI itself defaults to Responses; other OpenAI-compatible servers mostly speak only Chat Completions.
       const format = 'openaiEndpointFormat' in config ? config.openaiEndpointFormat : undefined;
@@ -63,15 +64,15 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
       return make(chat ? openai.chat(modelId) : openai.responses(modelId), target.kind === 'openai', !chat);
     }
     case 'anthropic':
-      return make(createAnthropic({ apiKey, baseURL: target.baseURL, headers })(modelId));
+      return make(createAnthropic({ apiKey, baseURL: target.baseURL, headers, fetch })(modelId));
     case 'google':
-      return make(createGoogleGenerativeAI({ apiKey, baseURL: target.baseURL, headers })(modelId));
+      return make(createGoogleGenerativeAI({ apiKey, baseURL: target.baseURL, headers, fetch })(modelId));
     case 'azure': {
-      const { model, chat } = azureModel(target, credentials, apiKey, env);
+      const { model, chat } = azureModel(target, credentials, apiKey, env, fetch);
       return make(model, true, !chat);
     }
     case 'vertex':
-      return make(vertexModel(target, credentials, env));
+      return make(vertexModel(target, credentials, env, fetch));
     case 'bedrock': {
       const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
       const auth =
@@ -79,7 +80,7 @@ export function createProviderModel(target: ModelTarget, credentials: Credential
           ? // apiKey '' keeps the SDK from preferring AWS_BEARER_TOKEN_BEDROCK in process.env over this key pair.
             { apiKey: '', accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, sessionToken: credentials.sessionToken }
           : { apiKey };
-      return make(createAmazonBedrock({ region, baseURL: target.baseURL, headers, ...auth })(modelId));
+      return make(createAmazonBedrock({ region, baseURL: target.baseURL, headers, fetch, ...auth })(modelId));
     }
     case 'in-process':
       if (!target.languageModel) throw new DeckhandError('internal_error', 'an in-process model target without its model');
@@ -108,7 +109,7 @@ function providerOptionHeaders(target: ModelTarget): Record<string, string> | un
   return undefined;
 }
 
-function azureModel(target: ModelTarget, credentials: Credentials, apiKey: string | undefined, env: ModelEnv): { model: LanguageModelV3; chat: boolean } {
+function azureModel(target: ModelTarget, credentials: Credentials, apiKey: string | undefined, env: ModelEnv, fetch: typeof globalThis.fetch): { model: LanguageModelV3; chat: boolean } {
   const config = target.config as Partial<AzureModelConfig>;
   const azure = config.providerOptions?.azure ?? {};
   const resourceName = azure.resourceName ?? env.AZURE_RESOURCE_NAME;
@@ -126,6 +127,7 @@ function azureModel(target: ModelTarget, credentials: Credentials, apiKey: strin
     apiVersion: azure.apiVersion,
     useDeploymentBasedUrls: azure.useDeploymentBasedUrls,
     headers: { ...config.headers, ...azure.headers },
+    fetch,
     ...(token ? { tokenProvider: async () => token } : { apiKey }),
   });
   // Deployment URLs (/deployments/{name}/…) are the classic API, which serves Chat Completions only.
@@ -133,14 +135,14 @@ function azureModel(target: ModelTarget, credentials: Credentials, apiKey: strin
   return { model: chat ? provider.chat(target.modelId) : provider(target.modelId), chat };
 }
 
-function vertexModel(target: ModelTarget, credentials: Credentials, env: ModelEnv): LanguageModelV3 {
+function vertexModel(target: ModelTarget, credentials: Credentials, env: ModelEnv, fetch: typeof globalThis.fetch): LanguageModelV3 {
   const config = target.config as Partial<VertexModelConfig>;
   const vertexOptions = config.providerOptions?.vertex;
   const project = vertexOptions?.project ?? env.GOOGLE_VERTEX_PROJECT;
   const location = vertexOptions?.location ?? env.GOOGLE_VERTEX_LOCATION;
   const headers = { ...config.headers, ...vertexOptions?.headers };
   // apiKey '' (not undefined) keeps the SDK from falling back to GOOGLE_VERTEX_API_KEY in process.env.
-  const common = { project, location, baseURL: target.baseURL, headers, apiKey: '' };
+  const common = { project, location, baseURL: target.baseURL, headers, fetch, apiKey: '' };
   const model = (provider: ReturnType<typeof createVertex>): LanguageModelV3 => provider(target.modelId);
 
   if (credentials.type === 'apiKey') return model(createVertex({ ...common, apiKey: credentials.apiKey }));
@@ -183,11 +185,13 @@ function tokenEndpointFetch(tokenUri: string | undefined): typeof fetch {
 }
 
 /** With no key the OpenAI SDK would still send "Authorization: Bearer " — drop it for keyless endpoints. */
-const withoutAuthorization: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.delete('authorization');
-  return fetch(input, { ...init, headers });
-};
+function withoutAuthorization(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  return (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.delete('authorization');
+    return fetch(input, { ...init, headers });
+  };
+}
 
 function headerValues(headers: Record<string, string> | undefined): string[] {
   return Object.values(headers ?? {}).filter((v) => v.length >= 8);

@@ -8,6 +8,8 @@ import { requestEndpoint, resolveCredentials, type KeySources } from './keys.js'
 import { createProviderModel, type ModelSampling } from './language-model.js';
 import { observeModelCalls, type OnModelCall } from './model-calls.js';
 import type { ModelCallSite } from './model-error.js';
+import { policyCheckedFetch } from '../network/endpoint-fetch.js';
+import type { NavigationPolicy } from '../network/network-policy.js';
 import { envPrefix, modelIdentity, type ModelTarget } from './resolve-model.js';
 import { generateStructured, type ModelLog, type StructuredRequest } from './structured.js';
 import { generateToolStep, type ToolStepReply, type ToolStepRequest } from './tool-step.js';
@@ -27,13 +29,16 @@ export interface ModelClientOptions extends KeySources {
   sampling?: ModelSampling;
   /** Sees every request made through the AI SDK and its answer (in-process callers only). */
   onModelCall?: OnModelCall;
+  /** Decides where an endpoint the request names itself may be (the operator's endpoints are not checked). */
+  navigationPolicy?: NavigationPolicy;
 }
 
 export function createModelClient(named: ModelTarget, sources: ModelClientOptions): ModelClient {
   const target = withEnvBaseURL(named, sources.env);
   const credentials = resolveCredentials(target, sources);
   const identity = modelIdentity(target);
-  const made = createProviderModel(target, credentials, sources.env);
+  const send = sources.navigationPolicy && requestEndpoint(target.config) !== undefined ? policyCheckedFetch(sources.navigationPolicy) : fetch;
+  const made = createProviderModel(target, credentials, sources.env, send);
   const site: ModelCallSite = { provider: target.providerName, modelId: target.modelId, secrets: made.secrets };
   const model = sources.onModelCall ? observeModelCalls(made.model, identity, site, sources.onModelCall) : made.model;
   const provider = { ...made, model, sampling: sources.sampling };
@@ -43,6 +48,7 @@ export function createModelClient(named: ModelTarget, sources: ModelClientOption
     apiKey: credentials.type === 'apiKey' ? credentials.apiKey : undefined,
     headers: target.config.headers,
     modelId: target.modelId,
+    fetch: send,
   };
   return {
     identity,

@@ -13,7 +13,8 @@ export interface ModelCallSite {
 const MAX_DETAIL = 300;
 
 export function toModelError(error: unknown, site: ModelCallSite): DeckhandError {
-  if (isDeckhandError(error)) return error;
+  const ours = ownError(error);
+  if (ours) return ours;
   const cause = RetryError.isInstance(error) ? error.lastError : error;
   let detail: string;
   if (APICallError.isInstance(cause)) {
@@ -31,17 +32,29 @@ export function toModelError(error: unknown, site: ModelCallSite): DeckhandError
   return new DeckhandError('model_error', redactSecrets(message, site.secrets));
 }
 
+/** Our own refusal (a blocked endpoint) inside the SDK's wrapping of a failed fetch. */
+function ownError(error: unknown): DeckhandError | undefined {
+  for (let at = error, depth = 0; at && depth < 5; depth++) {
+    if (isDeckhandError(at)) return at;
+    at = RetryError.isInstance(at) ? at.lastError : (at as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** The call was cancelled (options.timeout or the client went away): surface the caller's reason. */
 export function toCancellation(signal: AbortSignal, site: ModelCallSite): DeckhandError {
   if (isDeckhandError(signal.reason)) return signal.reason;
   return new DeckhandError('timeout', `${site.provider} model "${site.modelId}" call was cancelled before it finished`);
 }
 
-/** Removes known secrets and anything shaped like a provider key or bearer token. */
+/** Removes known secrets, a URL's user:pass@ and query, and anything shaped like a provider key or bearer token. */
 export function redactSecrets(text: string, secrets: string[]): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
   return out
+    // Bounded repeats: this runs on model output too, and must stay linear in it.
+    .replace(/\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#@]{0,256}@/gi, '$1')
+    .replace(/\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s?#]{0,2048})\?[^\s#]*/gi, '$1')
     .replace(/\b(sk|pk|rk)-[A-Za-z0-9_*-]{6,}/g, '[redacted]')
     .replace(/\bAIza[0-9A-Za-z_-]{20,}/g, '[redacted]')
     .replace(/\bya29\.[\w.-]+/g, '[redacted]')

@@ -3,13 +3,21 @@
 // and a cancelled call the caller's reason.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { APICallError } from 'ai';
+import { isDeckhandError } from '../errors.js';
 import { toCancellation, toModelError, type ModelCallSite } from './model-error.js';
 
 /** Transient failures (429, 5xx, network) get one more try, as SDK calls do; the caller's deadline bounds both. */
 const PROVIDER_RETRIES = 1;
 const RETRY_DELAY_MS = 1_000;
 
-export async function postJson(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal, site: ModelCallSite): Promise<unknown> {
+export async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  signal: AbortSignal,
+  site: ModelCallSite,
+  send: typeof fetch = fetch,
+): Promise<unknown> {
   let failure: APICallError | undefined;
   for (let attempt = 0; attempt <= PROVIDER_RETRIES; attempt++) {
     if (attempt > 0) {
@@ -20,10 +28,11 @@ export async function postJson(url: string, headers: Record<string, string>, bod
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+      response = await send(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
       text = await response.text();
     } catch (error) {
       if (signal.aborted) throw toCancellation(signal, site);
+      if (isDeckhandError(error)) throw error;
       failure = new APICallError({ message: error instanceof Error ? error.message : String(error), url, requestBodyValues: {}, cause: error });
       continue;
     }

@@ -20,6 +20,7 @@ export function modelSourcesOf(scope: OperationScope): ModelClientOptions {
     env: scope.config.modelEnv,
     sampling: scope.settings.modelSampling,
     onModelCall: scope.settings.onModelCall,
+    navigationPolicy: scope.config.navigationPolicy,
     log: (message, fields) => scope.log({ category: 'model', message: `${message} ${JSON.stringify(fields ?? {})}`, level: 2 }),
   };
 }
