@@ -18,7 +18,7 @@ interface Trial {
 
 /** Fills the control with `meant` unless it would not hold it as given and valid. */
 export async function fillChecked(element: ActionElement, meant: string, timeoutMs: number): Promise<void> {
-  const trial = await tryOn(element, meant);
+  const trial = await tryOn(element, meant, timeoutMs);
   const why = trial && problem(trial, meant);
   if (why) throw new ActionFailure(`The field cannot take "${meant}": ${why}; nothing was typed`);
   await element.fill(meant, { timeout: timeoutMs });
@@ -35,8 +35,9 @@ function problem(t: Trial, meant: string): string | undefined {
   return undefined;
 }
 
-function tryOn(element: ActionElement, meant: string): Promise<Trial | undefined> {
-  // Both kinds of element evaluate alike; their declared overloads do not unite.
+function tryOn(element: ActionElement, meant: string, timeoutMs: number): Promise<Trial | undefined> {
+  // Both kinds of element evaluate alike; their declared overloads do not unite. A locator waits for its
+  // element as long as it is told (a missing one must fail as fill would, in time for self-heal).
   return (element as Locator).evaluate((found: Element, value: string): Trial | undefined => {
     // Playwright fills a label's control.
     const el = found instanceof HTMLLabelElement ? found.control : found;
@@ -48,5 +49,5 @@ function tryOn(element: ActionElement, meant: string): Promise<Trial | undefined
     const flags = ['rangeOverflow', 'rangeUnderflow', 'stepMismatch'] as const;
     const bounds = (['min', 'max', 'step'] as const).filter((b) => input[b]).map((b) => `${b} ${input[b]}`).join(', ');
     return { holds: copy.value, type: copy.type, bounds, maxLength: el.maxLength, invalid: value === '' ? [] : flags.filter((f) => copy.validity[f]) };
-  }, meant);
+  }, meant, { timeout: timeoutMs });
 }
