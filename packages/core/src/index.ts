@@ -11,6 +11,7 @@ export type { CdpChannel } from './browser/cdp-mux.js';
 export { bridgeWebSocket, CdpRelay, servePrivateCdp, type PrivateCdpEndpoint, type RelaySocket } from './browser/cdp-websocket.js';
 export { DEFAULT_CORE_CONFIG, envInteger, loadCoreConfigFromEnv, type CoreConfig, type ServiceMode } from './config.js';
 export { DEFAULT_MODEL, knownProviderOf, type LanguageModelV3, type ModelCallRecord, type ModelConfig, type ModelEnv, type OnModelCall } from './models/index.js';
+export { KeyedCounts } from './keyed-counts.js';
 export { TokenBuckets } from './token-bucket.js';
 export { DeckhandError, ERROR_STATUS, firstLine, isDeckhandError, type ErrorCode, type ValidationIssue } from './errors.js';
 export type * from './types.js';

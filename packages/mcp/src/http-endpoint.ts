@@ -16,7 +16,7 @@ import {
   type AuthInfo,
   type McpServer,
 } from '@modelcontextprotocol/server';
-import { DeckhandError, TokenBuckets, type Session, type SessionManager } from '@deckhand/core';
+import { DeckhandError, KeyedCounts, TokenBuckets, type Session, type SessionManager } from '@deckhand/core';
 import { ActiveSession } from './active-session.js';
 import type { McpSessionOptions } from './session-options.js';
 import { createToolServer } from './tool-server.js';
@@ -73,7 +73,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
   /** 2026-07-28 active sessions by project and options. */
   const modern = new Map<string, Held>();
   /** 2025-11-25 sessions being initialized, per project: counted against the cap before they are held. */
-  const opening = new Map<string, number>();
+  const opening = new KeyedCounts();
   const openings = new TokenBuckets();
 
   /** A 429 when the project may not open another MCP session now (its rate, or its cap). */
@@ -83,7 +83,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
     if (wait !== undefined) {
       throw new DeckhandError('rate_limited', `This project opened more than ${openRate} MCP sessions a second (initialize); retry in ${wait} s`, undefined, { retryAfterSeconds: wait });
     }
-    const held = [...legacy.values(), ...modern.values()].filter((h) => h.projectId === projectId).length + (opening.get(projectId) ?? 0);
+    const held = [...legacy.values(), ...modern.values()].filter((h) => h.projectId === projectId).length + opening.get(projectId);
     if (maxSessions && held >= maxSessions) {
       throw new DeckhandError('rate_limited', `This project has ${maxSessions} open MCP sessions, its limit: close one (DELETE /mcp with its Mcp-Session-Id) or let one idle out, then initialize again`, undefined, { retryAfterSeconds: CAP_RETRY_AFTER_S });
     }
@@ -135,13 +135,11 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       return held.transport!.handleRequest(request);
     }
     admit(caller.projectId);
-    opening.set(caller.projectId, (opening.get(caller.projectId) ?? 0) + 1);
+    opening.add(caller.projectId);
     try {
       return await initializeLegacy(request, caller);
     } finally {
-      const left = opening.get(caller.projectId)! - 1;
-      if (left > 0) opening.set(caller.projectId, left);
-      else opening.delete(caller.projectId);
+      opening.release(caller.projectId);
     }
   }
 

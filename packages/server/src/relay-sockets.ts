@@ -1,7 +1,7 @@
 // A cap on the DevTools websockets (cdpUrl and debugUrl connections) a project holds open at once: each
 // is a DevTools session in a browser, and one client opening hundreds would weigh on every session of
 // that browser. Past the cap an upgrade is answered 429 naming the bound; closing one frees its place.
-import { DeckhandError, type CdpChannel } from '@deckhand/core';
+import { DeckhandError, KeyedCounts, type CdpChannel } from '@deckhand/core';
 import { reject } from './cdp-proxy';
 import type { UpgradeDecision } from './serve/adapter';
 
@@ -12,15 +12,10 @@ export interface RelaySockets {
 
 /** `limit` 0: no cap. */
 export function relaySockets(limit: number): RelaySockets {
-  const open = new Map<string, number>();
-  const full = (projectId: string) => limit > 0 && (open.get(projectId) ?? 0) >= limit;
+  const open = new KeyedCounts();
+  const full = (projectId: string) => limit > 0 && open.get(projectId) >= limit;
   const refusal = () =>
     new DeckhandError('rate_limited', `This project has ${limit} DevTools connections open, its most at once (DECKHAND_PROJECT_RELAY_SOCKETS); close one and retry`);
-  const release = (projectId: string) => {
-    const left = (open.get(projectId) ?? 1) - 1;
-    if (left > 0) open.set(projectId, left);
-    else open.delete(projectId);
-  };
 
   return {
     admit(decision) {
@@ -32,17 +27,17 @@ export function relaySockets(limit: number): RelaySockets {
         // Counted from the moment the socket is joined: upgrades racing past the check above stop here.
         open: async (): Promise<CdpChannel> => {
           if (full(projectId)) throw refusal();
-          open.set(projectId, (open.get(projectId) ?? 0) + 1);
+          open.add(projectId);
           let channel: CdpChannel;
           try {
             channel = await decision.open();
           } catch (error) {
-            release(projectId);
+            open.release(projectId);
             throw error;
           }
           let released = false;
           channel.onClose(() => {
-            if (!released) release(projectId);
+            if (!released) open.release(projectId);
             released = true;
           });
           return channel;
