@@ -19,7 +19,8 @@ const MIB = 1024 * 1024;
 export class ProjectDiskQuota {
   /** The launched browsers' directories, per project. */
   readonly #dirs = new Map<string, Set<string>>();
-  readonly #recent = new Map<string, { bytes: number; at: number }>();
+  /** The last walk of each project, kept as a promise so operations arriving together share one walk. */
+  readonly #recent = new Map<string, { bytes: Promise<number>; at: number }>();
 
   constructor(private readonly config: CoreConfig) {}
 
@@ -39,10 +40,15 @@ export class ProjectDiskQuota {
   async usage(projectId: string, maxAgeMs = USAGE_TTL_MS): Promise<number> {
     const recent = this.#recent.get(projectId);
     if (recent && Date.now() - recent.at <= maxAgeMs) return recent.bytes;
+    const bytes = this.#walk(projectId);
+    this.#recent.set(projectId, { bytes, at: Date.now() });
+    return bytes;
+  }
+
+  async #walk(projectId: string): Promise<number> {
     const dirs = [resolve(this.config.dataDir, projectDirName(projectId)), ...(this.#dirs.get(projectId) ?? [])];
     let bytes = 0;
     for (const dir of dirs) bytes += await directorySize(dir);
-    this.#recent.set(projectId, { bytes, at: Date.now() });
     return bytes;
   }
 
