@@ -8,7 +8,9 @@ export interface TestServer extends RunningServer {
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const logs: string[] = [];
   const server = await startServer(
-    { HOST: '127.0.0.1', PORT: '0', DECKHAND_LOG_LEVEL: 'debug', DECKHAND_CACHE_DIR: '', ...env },
+    // Suites open MCP sessions back to back, faster than the default 5 a second a project may; that
+    // limit has its own test (test/security/resource-caps.test.ts), which sets it.
+    { HOST: '127.0.0.1', PORT: '0', DECKHAND_LOG_LEVEL: 'debug', DECKHAND_CACHE_DIR: '', DECKHAND_MCP_INIT_RATE: '0', ...env },
     { writeLog: (line) => logs.push(line) },
   );
   return { ...server, logs };
