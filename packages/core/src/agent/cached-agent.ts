@@ -4,23 +4,23 @@
 // step that no longer fits hands the rest of the run to the model (or the offline agent) from that
 // step, told what was already done, and the entry is rewritten from what then happened (MISS).
 import type { CacheUse, OperationScope } from '../scope/operation-scope.js';
-import type { Deadline } from '../scope/deadline.js';
+import type { Tool } from '../tools/tool.js';
 import type { AgentCacheEntryOutput } from '../types.js';
 import { AGENT_CACHE_VERSION, agentCacheFor, agentCacheKey, entryTexts, isActionStep, type AgentCache, type AgentCacheEntry, type AgentCacheStep } from './agent-cache-entry.js';
-import type { LoopState } from './agent-loop.js';
+import type { AgentDriver, ToolWrap } from './agent-driver.js';
 import { agentTools } from './agent-registry.js';
 import type { AgentPlan } from './agent-request.js';
 import type { AgentEnd } from './agent-result.js';
-import type { AgentUsage } from './agent-usage.js';
-import { replaySteps } from './agent-replay.js';
+import type { AgentLoop } from './loop.js';
+import { replayDriver } from './replay-driver.js';
 import { splitSteps, urlOfStep } from './split-steps.js';
 import { StepRecorder } from './step-recorder.js';
 import { normalizeUrl } from '../cache/index.js';
 import { containsValue } from '../cache/entry-store.js';
 import { modelIdentity, resolveCallModel, type SessionModel } from '../models/resolve-model.js';
 
-/** Runs the agent's own loop (the model's, or the offline one) for a plan. */
-export type AgentLoopRun = (plan: AgentPlan) => Promise<AgentEnd>;
+/** The driver of a plan's mode (the model's, or the offline one), its tools wrapped as given. */
+export type DriverFor = (plan: AgentPlan, options: { wrap: ToolWrap; resumeNote?: string }) => AgentDriver;
 
 export class CachedAgentRun {
   readonly #scope: OperationScope;
@@ -57,39 +57,44 @@ export class CachedAgentRun {
     this.#recorder = new StepRecorder(plan.frameId);
   }
 
-  async run(run: Deadline, usage: AgentUsage, state: LoopState, loop: AgentLoopRun): Promise<AgentEnd> {
-    let plan = this.#plan;
+  /**
+   * Runs the stored entry, if there is one, on the loop with no model; where it stops fitting (or
+   * with no entry) the driver `driverFor` gives goes on, its tools recorded for the new entry.
+   */
+  async run(loop: AgentLoop, driverFor: DriverFor): Promise<AgentEnd> {
+    const plan = this.#plan;
+    const wrap = (tool: Tool) => this.#recorder.wrap(tool);
     const entry = await this.#store.get(this.#key);
-    if (entry) {
-      const replay = await replaySteps(this.#scope, plan, entry.steps, run, usage, state);
-      this.#replayed = replay.replayed;
-      if (!replay.failure) {
-        this.#status = 'HIT';
-        this.#recorder = new StepRecorder(plan.frameId, entry.steps);
-        const last = state.actions.at(-1);
-        if (last) last.taskCompleted = entry.result.success;
-        this.#scope.log({ category: 'cache', message: `agent run replayed from the cache (${entry.steps.length} step(s))`, level: 1 });
-        return { reason: 'done', ...entry.result };
-      }
-      this.#stale = true;
-      this.#scope.log({ category: 'cache', message: `cached agent run stopped at ${replay.failure}; handing the rest to the model`, level: 1 });
-      this.#recorder = new StepRecorder(plan.frameId, entry.steps.slice(0, replay.replayed));
-      if (plan.target.kind === 'builtin') {
-        const rest = offlineStepsLeft(plan.instruction, entry.steps.slice(0, replay.replayed));
-        if (!rest) {
-          return {
-            reason: 'error',
-            success: false,
-            message: `The cached run no longer fits at step ${replay.replayed + 1} (${replay.failure}), and which steps of the instruction are left cannot be told; the entry is dropped: run the instruction again`,
-          };
-        }
-        plan = { ...plan, instruction: rest.join('; ') };
-      } else {
-        state.history = resumeNote(entry.steps.slice(0, replay.replayed), replay.failure);
-      }
+    if (!entry) return loop.drive(driverFor(plan, { wrap }));
+    const replay = replayDriver({ plan, entry, fallBack: (replayed, failure) => this.#fallBack(entry.steps.slice(0, replayed), failure, driverFor) });
+    // A run that changed nothing on the page (it only read it) is an entry of no steps: it is done at once.
+    const end = entry.steps.length > 0 ? await loop.drive(replay) : { reason: 'done' as const, ...entry.result };
+    this.#replayed = replay.replayed;
+    if (end.reason === 'done' && !replay.failure) {
+      this.#status = 'HIT';
+      this.#recorder = new StepRecorder(plan.frameId, entry.steps);
+      this.#scope.log({ category: 'cache', message: `agent run replayed from the cache (${entry.steps.length} step(s))`, level: 1 });
     }
-    state.recorder = this.#recorder;
-    return loop(plan);
+    return end;
+  }
+
+  /** The driver that goes on from a replay that stopped fitting after `done`, told what was done; or why none can. */
+  #fallBack(done: AgentCacheStep[], failure: string, driverFor: DriverFor): AgentDriver | AgentEnd {
+    const plan = this.#plan;
+    this.#stale = true;
+    this.#scope.log({ category: 'cache', message: `cached agent run stopped at ${failure}; handing the rest to the model`, level: 1 });
+    this.#recorder = new StepRecorder(plan.frameId, done);
+    const wrap = (tool: Tool) => this.#recorder.wrap(tool);
+    if (plan.target.kind !== 'builtin') return driverFor(plan, { wrap, resumeNote: resumeNote(done, failure) });
+    const rest = offlineStepsLeft(plan.instruction, done);
+    if (!rest) {
+      return {
+        reason: 'error',
+        success: false,
+        message: `The cached run no longer fits at step ${done.length + 1} (${failure}), and which steps of the instruction are left cannot be told; the entry is dropped: run the instruction again`,
+      };
+    }
+    return driverFor({ ...plan, instruction: rest.join('; ') }, { wrap });
   }
 
   /**

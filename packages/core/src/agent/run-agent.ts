@@ -1,19 +1,21 @@
-// An agentExecute run inside its session operation: the model loop, or the offline step runner
-// for builtin/… models. The operation's one deadline bounds the run; the loop itself stops a little
-// before it (ANSWER_MARGIN_MS) so a run that runs out of time still answers with what it did.
+// An agentExecute run inside its session operation: the one loop (loop.ts) with the driver of the
+// run's mode (dom and hybrid: model-driver, cua: cua-driver, builtin/… models: offline-driver), behind
+// the agent cache's replay when the run uses the cache. The operation's one deadline bounds the run;
+// the loop stops a little before it (ANSWER_MARGIN_MS) so a run out of time still answers what it did.
 import { createModelClient } from '../models/model-client.js';
 import { modelSourcesOf } from '../operations/model-run.js';
 import { Deadline } from '../scope/deadline.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { AgentResultDataOutput } from '../types.js';
-import { modelFailure, modelLoop, type LoopState } from './agent-loop.js';
 import type { AgentPlan } from './agent-request.js';
-import { agentResult, timeoutEnd, type AgentEnd } from './agent-result.js';
+import { agentResult, type AgentEnd } from './agent-result.js';
 import { AgentUsage } from './agent-usage.js';
+import { CachedAgentRun, type DriverFor } from './cached-agent.js';
+import { cuaDriver } from './cua-driver.js';
 import { showCursor } from './cursor-overlay.js';
-import { computerUseLoop } from './cua-loop.js';
-import { offlineRun } from './offline-agent.js';
-import { CachedAgentRun } from './cached-agent.js';
+import { AgentLoop } from './loop.js';
+import { modelDriver } from './model-driver.js';
+import { offlineDriver } from './offline-driver.js';
 import { modelIdentity } from '../models/resolve-model.js';
 
 /** Time kept back from the operation's deadline to stop the loop, wind its tool down and answer. */
@@ -25,7 +27,6 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
   // A frameId that names no frame is the caller's 400, not a run whose every step fails.
   await scope.frame(plan.frameId);
   const usage = new AgentUsage();
-  const state: LoopState = { actions: [], steps: 0 };
   const total = scope.deadline.remaining(Infinity);
   // A short run keeps back a quarter instead, so it is not all margin.
   const run = new Deadline(scope.signal, Math.max(1, total - Math.min(ANSWER_MARGIN_MS, total / 4)), 'agentExecute');
@@ -34,22 +35,21 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
   // Without the server's cache (caching off, or bypassed) nothing is recorded and no entry is handed back.
   const cached = plan.shouldCache && scope.cache ? new CachedAgentRun(scope, scope.cache, plan, client?.identity ?? modelIdentity(plan.target)) : undefined;
   const inner: OperationScope = cached && scope.cache ? { ...scope, cache: { cache: scope.cache.cache, project: scope.cache.project } } : scope;
-  const modelRun = plan.mode === 'cua' ? computerUseLoop : modelLoop;
-  const loop = (loopPlan: AgentPlan) => (client ? modelRun(inner, loopPlan, client, run, usage, state) : offlineRun(inner, loopPlan, run, usage, state));
+  const loop = new AgentLoop({ scope: inner, run, usage, maxSteps: plan.maxSteps, toolTimeoutMs: plan.toolTimeoutMs });
+  const driverFor: DriverFor = (modePlan, { wrap, resumeNote }) => {
+    if (!client) return offlineDriver({ scope: inner, plan: modePlan, wrap });
+    return modePlan.mode === 'cua' ? cuaDriver({ scope: inner, plan: modePlan, client, wrap }) : modelDriver({ scope: inner, plan: modePlan, client, wrap, resumeNote });
+  };
   let end: AgentEnd;
   try {
-    end = cached ? await cached.run(run, usage, state, loop) : await loop(plan);
-  } catch (error) {
-    // The caller left (or the operation's own deadline passed): the operation answers that, not the run.
-    if (scope.signal.aborted) throw error;
-    end = run.signal.aborted ? timeoutEnd(state.steps) : modelFailure(error);
+    end = cached ? await cached.run(loop, driverFor) : await loop.drive(driverFor(plan, { wrap: (tool) => tool }));
   } finally {
     await hideCursor?.();
     run.dispose();
     scope.record.tokenUsage = usage.tokenUsage;
   }
   await cached?.finish(end);
-  scope.log({ category: 'agent', message: `finished (${end.reason}) after ${state.steps} step(s): ${end.message}`, level: 1 });
-  const result = agentResult(end, state.actions, state.steps, usage);
+  scope.log({ category: 'agent', message: `finished (${end.reason}) after ${loop.steps} step(s): ${end.message}`, level: 1 });
+  const result = agentResult(end, [...loop.actions], loop.steps, usage);
   return cached ? { ...result, metadata: { ...result.metadata, ...cached.metadata } } : result;
 }

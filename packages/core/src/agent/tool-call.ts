@@ -11,15 +11,18 @@ import type { AgentUsage } from './agent-usage.js';
 
 export type ToolOutcome = { ok: true; output: unknown } | { ok: false; error: string };
 
-export async function runToolCall(
-  tool: Tool,
-  rawInput: unknown,
-  scope: OperationScope,
-  run: Deadline,
-  timeoutMs: number,
-  usage: AgentUsage,
-): Promise<ToolOutcome> {
-  const parsed = tool.input.safeParse(rawInput ?? {});
+export interface ToolCallRequest {
+  tool: Tool;
+  input: unknown;
+  scope: OperationScope;
+  /** The run's clock: the call's own is a child of it. */
+  run: Deadline;
+  timeoutMs: number;
+  usage: AgentUsage;
+}
+
+export async function runToolCall({ tool, input, scope, run, timeoutMs, usage }: ToolCallRequest): Promise<ToolOutcome> {
+  const parsed = tool.input.safeParse(input ?? {});
   if (!parsed.success) return { ok: false, error: `invalid arguments for ${tool.name}: ${z.prettifyError(parsed.error)}` };
   const deadline = new Deadline(run.signal, Math.min(timeoutMs, run.remaining(Infinity)), `tool ${tool.name}`);
   const record: ReplayAction = { method: tool.name, parameters: null, result: null, timestamp: Date.now() };

@@ -6,71 +6,73 @@
 // (offline-readings.ts); a reading is tried only when the page had nothing for the one before it,
 // so nothing was done by the failed one.
 import { toolCatalog, toolNamed } from '../tools/catalog.js';
-import type { Deadline } from '../scope/deadline.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { ActResult } from '../types.js';
-import type { LoopState } from './agent-loop.js';
+import type { AgentDriver, StepContext, StepEnd, ToolWrap } from './agent-driver.js';
 import type { AgentPlan } from './agent-request.js';
-import type { AgentEnd } from './agent-result.js';
-import type { AgentUsage } from './agent-usage.js';
 import { readingsOf } from './offline-readings.js';
 import { dialogOpen } from './offline-dialog.js';
 import { splitSteps, urlOfStep, type PlannedStep } from './split-steps.js';
-import { runToolCall } from './tool-call.js';
 
-export async function offlineRun(scope: OperationScope, plan: AgentPlan, run: Deadline, usage: AgentUsage, state: LoopState): Promise<AgentEnd> {
-  const options = { model: plan.executionModel, variables: plan.variables, frameId: plan.frameId };
-  const tools = toolCatalog(options).map((t) => state.recorder?.wrap(t) ?? t);
+export interface OfflineDriverOptions {
+  scope: OperationScope;
+  plan: AgentPlan;
+  wrap: ToolWrap;
+}
+
+export function offlineDriver({ scope, plan, wrap }: OfflineDriverOptions): AgentDriver {
+  const tools = toolCatalog({ model: plan.executionModel, variables: plan.variables, frameId: plan.frameId }).map(wrap);
   const [navigateTool, actTool] = [toolNamed(tools, 'navigate')!, toolNamed(tools, 'act')!];
   const steps: Array<PlannedStep & { derived?: true }> = splitSteps(plan.instruction);
   const done: string[] = [];
-  for (let index = 0; index < steps.length; index++) {
-    const step = steps[index]!;
-    if (state.steps >= plan.maxSteps) {
-      return { reason: 'max_steps', success: false, message: `Stopped after ${plan.maxSteps} step(s) of ${steps.length}; not done: ${steps.slice(index).map((s) => s.text).join('; ')}` };
-    }
-    state.steps += 1;
+  const probe = { dialogOpen: () => dialogOpen(scope, plan.frameId) };
+
+  /** Runs the instruction's next step (steps[done.length]). */
+  async function runStep(context: StepContext): Promise<StepEnd> {
+    const index = done.length;
+    const step = steps[index];
+    // "." or "then" alone: nothing to do is no success.
+    if (!step) return { end: { reason: 'refused', success: false, message: 'The instruction names no step to take' } };
     const url = urlOfStep(step.text);
     const [tool, input] = url ? [navigateTool, { url }] : [actTool, { action: step.text }];
-    const started = Date.now();
-    const outcome = await runToolCall(tool, input, scope, run, plan.toolTimeoutMs, usage);
+    const outcome = await context.call(tool, input);
     const acted = outcome.ok ? (outcome.output as Partial<ActResult>) : undefined;
     const ok = outcome.ok && acted?.success !== false;
     const message = outcome.ok ? (acted?.message ?? `opened ${url}`) : outcome.error;
     // Not grounded (no action chosen): nothing happened, so another reading of the step may be tried.
     const grounded = !outcome.ok || (acted?.actions?.length ?? 0) > 0;
     if (!ok && !grounded) {
-      const [reading, ...others] = await readingsOf(step, done.at(-1), { dialogOpen: () => dialogOpen(scope, plan.frameId) });
+      const [reading, ...others] = await readingsOf(step, done.at(-1), probe);
       if (reading) {
-        scope.log({ category: 'agent', message: `step ${index + 1}: ${step.text} → nothing so named; read as: ${reading.join('; ')}`, level: 1 });
-        state.steps -= 1;
+        context.log(`${step.text} → nothing so named; read as: ${reading.join('; ')}`);
         steps.splice(index, 1, ...reading.map((text, i) => ({ text, derived: true as const, ...(i === 0 && others.length > 0 && { or: others }) })));
-        index -= 1;
-        continue;
+        return 'withdrawn';
       }
     }
-    state.actions.push({
-      type: tool.name,
-      instruction: step.text,
-      action: acted?.actionDescription ?? step.text,
-      reasoning: `step ${index + 1} of ${steps.length}`,
-      taskCompleted: ok && index === steps.length - 1,
-      success: ok,
-      ...(!ok && { error: message }),
-      timeMs: Date.now() - started,
-      pageUrl: scope.page.url(),
-    });
-    scope.log({ category: 'agent', message: `step ${index + 1}: ${step.text} → ${ok ? 'done' : `failed: ${message}`}`, level: 1 });
+    context.record(
+      {
+        type: tool.name,
+        instruction: step.text,
+        action: acted?.actionDescription ?? step.text,
+        reasoning: `step ${index + 1} of ${steps.length}`,
+        taskCompleted: ok && index === steps.length - 1,
+        success: ok,
+        ...(!ok && { error: message }),
+        timeMs: outcome.timeMs,
+      },
+      `${step.text} → ${ok ? 'done' : `failed: ${message}`}`,
+    );
     if (!ok) {
       // Not grounded is a refusal to guess; a chosen action that failed is an error.
       const before = done.length > 0 ? ` Done before it: ${done.join('; ')}.` : '';
-      return {
-        reason: grounded ? 'error' : 'refused',
-        success: false,
-        message: `Stopped at step ${index + 1} of ${steps.length} ("${step.text}"): ${message}.${before}`,
-      };
+      return { end: { reason: grounded ? 'error' : 'refused', success: false, message: `Stopped at step ${index + 1} of ${steps.length} ("${step.text}"): ${message}.${before}` } };
     }
     done.push(step.text);
+    return done.length === steps.length ? { end: { reason: 'done', success: true, message: `Done in ${steps.length} step(s): ${done.join('; ')}` } } : 'next';
   }
-  return { reason: 'done', success: true, message: `Done in ${steps.length} step(s): ${done.join('; ')}` };
+
+  return {
+    step: runStep,
+    unfinished: () => `of ${steps.length}; not done: ${steps.slice(done.length).map((s) => s.text).join('; ')}`,
+  };
 }
