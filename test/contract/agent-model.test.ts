@@ -108,6 +108,40 @@ describe('agentExecute with a model (dom mode)', () => {
     for (const request of model.requests) expect(request.raw).not.toContain(name);
   });
 
+  it("answers the page's confirm and prompt through the dialog tool, typing a variable into the prompt unseen by the model", async () => {
+    const id = await ctx.sessionOn('dialogs.html');
+    const folder = 'Folder-Secret-7781';
+    model.script([
+      { toolCalls: [{ name: 'dialog', args: { action: 'accept' } }] },
+      { toolCalls: [{ name: 'act', args: { action: 'click Delete' } }] },
+      { toolCalls: [{ name: 'dialog', args: { action: 'accept', promptText: '%folder%' } }] },
+      { toolCalls: [{ name: 'act', args: { action: 'click Rename folder' } }] },
+      { toolCalls: [{ name: 'dialog', args: { action: 'dismiss' } }] },
+      { toolCalls: [{ name: 'done', args: { success: true, message: 'Deleted and renamed' } }] },
+    ]);
+    const result = await agent(id, {
+      agentConfig: { model: formats[0]![1](), executionModel: 'builtin/offline' },
+      executeOptions: { instruction: 'Delete the report and rename the folder', variables: { folder } },
+    });
+    expect(result, result.message).toMatchObject({ success: true, metadata: { stopReason: 'done', steps: 6 } });
+    expect(result.actions.map((a) => [a.type, a.success])).toEqual([
+      ['dialog', true],
+      ['act', true],
+      ['dialog', true],
+      ['act', true],
+      ['dialog', true],
+      ['done', true],
+    ]);
+    // The prompt got the value (the page text masks it, as the session's secret), not the placeholder.
+    expect(await pageText(ctx.api, id, '#log')).toMatch(/deleted: report\.pdf\s*renamed to: ••••$/);
+    expect(model.requests[0]!.raw).toContain('"dialog"');
+    // The model hears which dialogs opened and how they were answered, and never the value typed.
+    expect(model.requests[3]!.raw).toMatch(/Delete report\.pdf\?.*accepted/);
+    expect(model.requests[5]!.raw).toMatch(/New name for the folder.*accepted/);
+    for (const request of model.requests) expect(request.raw).not.toContain(folder);
+    expect(JSON.stringify(result)).not.toContain(folder);
+  });
+
   for (const [format, llm] of formats) {
     it(`${format}: a screenshot reaches the model as an image; an unknown tool or bad arguments is a failed step it hears about`, async () => {
       const id = await ctx.sessionOn('forms.html');

@@ -84,7 +84,7 @@ describe.each(targets)('MCP tool groups over $name', { timeout: 90_000 }, (targe
     });
     await withConnection(target, { caps: 'all' }, async (connection) => {
       const all = await names(connection);
-      for (const name of ['back', 'forward', 'reload', 'scroll', 'keys', 'wait', 'select', 'tabs', 'upload', 'click', 'outline', 'screenshot', ...SIX]) expect(all).toContain(name);
+      for (const name of ['back', 'forward', 'reload', 'scroll', 'keys', 'wait', 'select', 'tabs', 'upload', 'dialog', 'click', 'outline', 'screenshot', ...SIX]) expect(all).toContain(name);
       // The agent's own tools are not an MCP client's.
       for (const name of ['think', 'done', 'fillForm', 'goto', 'navback']) expect(all).not.toContain(name);
       const { tools } = await connection.client.listTools();
@@ -153,6 +153,45 @@ describe.each(targets)('MCP tool groups over $name', { timeout: 90_000 }, (targe
         expect(refused.isError, outside).toBe(true);
         expect(text(refused)).toMatch(/not a file in the project's data directory/);
       }
+    });
+  });
+
+  it("dialog sets the answer to the page's next confirm or prompt, and says which dialogs opened since and how they were answered", async () => {
+    await withConnection(target, { caps: 'dialogs' }, async (connection) => {
+      const { client } = connection;
+      expect(await names(connection)).toContain('dialog');
+      await client.callTool({ name: 'navigate', arguments: { url: fixtures.url('dialogs.html') } });
+      const pageLog = async () => text(await client.callTool({ name: 'extract', arguments: {} }));
+      // Nobody set an answer: the confirm is dismissed, as it always was.
+      expect((await client.callTool({ name: 'act', arguments: { action: 'click Delete' } })).isError).toBeFalsy();
+      expect(await pageLog()).toContain('kept: report.pdf');
+
+      const accepting = await client.callTool({ name: 'dialog', arguments: { action: 'accept' } });
+      expect(accepting.isError, text(accepting)).toBeFalsy();
+      expect(text(accepting)).toBe('The next dialog will be accepted.');
+      await client.callTool({ name: 'act', arguments: { action: 'click Delete' } });
+      expect(await pageLog()).toContain('deleted: report.pdf');
+
+      const naming = await client.callTool({ name: 'dialog', arguments: { action: 'accept', promptText: 'Invoices' } });
+      expect(text(naming)).toBe('The next dialog will be accepted with the text "Invoices". Since the last call: confirm "Delete report.pdf?" was accepted.');
+      await client.callTool({ name: 'act', arguments: { action: 'click Rename folder' } });
+      expect(await pageLog()).toContain('renamed to: Invoices');
+      // The answer was for one dialog: the next alert is dismissed again.
+      await client.callTool({ name: 'act', arguments: { action: 'click Save' } });
+      expect(await pageLog()).toContain('alert closed');
+
+      const dismissing = await client.callTool({ name: 'dialog', arguments: { action: 'dismiss' } });
+      expect(dismissing.structuredContent).toEqual({
+        next: 'dismiss',
+        opened: [
+          { type: 'prompt', message: 'New name for the folder', answer: 'accepted' },
+          { type: 'alert', message: 'Saved', answer: 'dismissed' },
+        ],
+      });
+      await client.callTool({ name: 'act', arguments: { action: 'click Rename folder' } });
+      expect(await pageLog()).toContain('rename cancelled');
+      const { tools } = await client.listTools();
+      expect(tools.find((tool) => tool.name === 'dialog')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     });
   });
 
@@ -228,6 +267,6 @@ describe('choosing groups badly', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.err).toMatch(/--caps.*teleport/);
     const help = await runBin(['--help']);
-    expect(help.out).toMatch(/--caps <groups>[\s\S]*read, page, tabs,[\s\S]*files, vision/);
+    expect(help.out).toMatch(/--caps <groups>[\s\S]*dialogs, files, page,[\s\S]*read, tabs, vision/);
   });
 });

@@ -1,11 +1,14 @@
 // Which groups of tools an MCP client is served (like Playwright MCP's --caps): the spec's six always,
 // plus the groups named by the `caps` query parameter of /mcp or deckhand-mcp's `--caps` flag, a
 // comma-separated list, or `all`. Unset: the core read tools too (screenshot, outline).
-import { DeckhandError, type ToolCapability } from '@deckhand/core';
+import { DeckhandError, toolCatalog, type ToolCapability } from '@deckhand/core';
 
-/** The groups a client may ask for; the agent's own tools (think, done, fillForm, search) are not served. */
-export const MCP_CAPABILITIES = ['read', 'page', 'tabs', 'files', 'vision'] as const satisfies readonly ToolCapability[];
-export type McpCapability = (typeof MCP_CAPABILITIES)[number];
+export type McpCapability = Exclude<ToolCapability, 'core' | 'agent'>;
+
+/** The groups the tools declare, which a client may ask for; the agent's own tools (think, done, fillForm, search) are not served. */
+export const MCP_CAPABILITIES: readonly McpCapability[] = [...new Set(toolCatalog({}).map((tool) => tool.capability))]
+  .filter((group): group is McpCapability => group !== 'core' && group !== 'agent')
+  .sort();
 
 export const DEFAULT_CAPABILITIES: McpCapability[] = ['read'];
 

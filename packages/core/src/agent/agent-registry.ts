@@ -13,8 +13,8 @@ export type AgentMode = 'dom' | 'hybrid' | 'cua';
 export const DONE_TOOL = doneTool.name;
 
 const MODE_CAPABILITIES: Record<AgentMode, ToolCapability[]> = {
-  dom: ['core', 'read', 'page', 'agent'],
-  hybrid: ['core', 'read', 'page', 'vision', 'agent'],
+  dom: ['core', 'read', 'page', 'dialogs', 'agent'],
+  hybrid: ['core', 'read', 'page', 'dialogs', 'vision', 'agent'],
   // The provider's computer tool is what the model sees; these are what its actions run as.
   cua: ['core', 'read', 'page', 'vision'],
 };

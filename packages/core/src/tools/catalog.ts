@@ -5,6 +5,7 @@ import { actionTools } from './action-tools.js';
 import { browserTools } from './browser-tools.js';
 import { doneTool, thinkTool } from './control-tools.js';
 import { coordinateTools } from './coordinate-tools.js';
+import { dialogTool } from './dialog-tool.js';
 import { fileTools } from './file-tools.js';
 import { searchTool } from './search-tool.js';
 import { tabsTool } from './tab-tools.js';
@@ -13,7 +14,7 @@ import type { ToolOptions } from './tool-options.js';
 
 /** `search`: the web search provider, when the caller offers web search. */
 export function toolCatalog(options: ToolOptions, search?: SearchProvider): Tool[] {
-  return [...actionTools(options), ...browserTools(options), ...coordinateTools(options), tabsTool, ...fileTools(options), ...(search ? [searchTool(search)] : []), thinkTool, doneTool] as Tool[];
+  return [...actionTools(options), ...browserTools(options), ...coordinateTools(options), tabsTool, ...fileTools(options), dialogTool(options), ...(search ? [searchTool(search)] : []), thinkTool, doneTool] as Tool[];
 }
 
 export function inCapabilities(tools: Tool[], capabilities: readonly ToolCapability[]): Tool[] {
