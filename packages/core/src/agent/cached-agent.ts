@@ -12,7 +12,7 @@ import { agentTools } from './agent-registry.js';
 import type { AgentPlan } from './agent-request.js';
 import type { AgentEnd } from './agent-result.js';
 import type { AgentLoop } from './loop.js';
-import { replayDriver } from './replay-driver.js';
+import { ReplayDriver } from './replay-driver.js';
 import { splitSteps, urlOfStep } from './split-steps.js';
 import { StepRecorder } from './step-recorder.js';
 import { normalizeUrl } from '../cache/index.js';
@@ -66,7 +66,7 @@ export class CachedAgentRun {
     const wrap = (tool: Tool) => this.#recorder.wrap(tool);
     const entry = await this.#store.get(this.#key);
     if (!entry) return loop.drive(driverFor(plan, { wrap }));
-    const replay = replayDriver({ plan, entry, fallBack: (replayed, failure) => this.#fallBack(entry.steps.slice(0, replayed), failure, driverFor) });
+    const replay = new ReplayDriver({ plan, entry, fallBack: (replayed, failure) => this.#fallBack(entry.steps.slice(0, replayed), failure, driverFor) });
     // A run that changed nothing on the page (it only read it) is an entry of no steps: it is done at once.
     const end = entry.steps.length > 0 ? await loop.drive(replay) : { reason: 'done' as const, ...entry.result };
     this.#replayed = replay.replayed;

@@ -12,7 +12,7 @@ import type { Screenshot } from '../tools/browser-tools.js';
 import { toolNamed } from '../tools/catalog.js';
 import { viewportOf } from '../tools/coordinate-tools.js';
 import type { Tool } from '../tools/tool.js';
-import type { AgentDriver, StepContext, ToolWrap } from './agent-driver.js';
+import type { AgentDriver, StepContext, StepEnd, ToolWrap } from './agent-driver.js';
 import { agentTaskPrompt } from './agent-prompt.js';
 import { agentTools } from './agent-registry.js';
 import type { AgentPlan } from './agent-request.js';
@@ -26,36 +26,43 @@ export interface CuaDriverOptions {
   wrap: ToolWrap;
 }
 
-export function cuaDriver({ scope, plan, client, wrap }: CuaDriverOptions): AgentDriver {
-  const tools = agentTools('cua', { variables: plan.variables, frameId: plan.frameId }).map(wrap);
-  const screenshot = toolNamed(tools, 'screenshot')!;
-  let conversation: ComputerConversation | undefined;
+export class CuaDriver implements AgentDriver {
+  readonly #options: CuaDriverOptions;
+  readonly #tools: Tool[];
+  readonly #screenshot: Tool;
+  #conversation?: ComputerConversation;
 
-  return {
-    async step(context) {
-      conversation ??= await open(scope, plan, client, context);
-      const turn = await conversation.next(context.run.signal, context.meter);
-      if (turn.calls.length === 0) return { end: { reason: 'done', success: true, message: turn.text.trim() || 'The agent stopped without a summary' } };
-      for (const call of turn.calls) {
-        if (call.needsConfirmation) {
-          record(context, call, turn.text, { tool: call.name, ok: false, error: `needs confirmation: ${call.needsConfirmation}`, timeMs: 0 });
-          const message = `Stopped before "${call.name}": the model's provider asks a person to confirm it (${call.needsConfirmation}), and this run has no one to ask`;
-          return { end: { reason: 'refused', success: false, message } };
-        }
-        const error = await runCall(context, tools, call, turn.text);
-        const shot = await context.call(screenshot, {});
-        // Without a picture of the page the model cannot go on.
-        if (!shot.ok) return { end: { reason: 'error', success: false, message: `Could not take the screenshot the model needs: ${shot.error}` } };
-        conversation.answer(call, {
-          screenshot: (shot.output as Screenshot).image.data,
-          // A form sent by GET puts what was typed into the URL.
-          url: maskSecretsDeep(scope.page.url(), scope.secrets),
-          ...(error && { error: maskSecretsDeep(error, scope.secrets) }),
-        });
+  constructor(options: CuaDriverOptions) {
+    const { plan, wrap } = options;
+    this.#options = options;
+    this.#tools = agentTools('cua', { variables: plan.variables, frameId: plan.frameId }).map(wrap);
+    this.#screenshot = toolNamed(this.#tools, 'screenshot')!;
+  }
+
+  async step(context: StepContext): Promise<StepEnd> {
+    const { scope, plan, client } = this.#options;
+    const conversation = (this.#conversation ??= await open(scope, plan, client, context));
+    const turn = await conversation.next(context.run.signal, context.meter);
+    if (turn.calls.length === 0) return { end: { reason: 'done', success: true, message: turn.text.trim() || 'The agent stopped without a summary' } };
+    for (const call of turn.calls) {
+      if (call.needsConfirmation) {
+        record(context, call, turn.text, { tool: call.name, ok: false, error: `needs confirmation: ${call.needsConfirmation}`, timeMs: 0 });
+        const message = `Stopped before "${call.name}": the model's provider asks a person to confirm it (${call.needsConfirmation}), and this run has no one to ask`;
+        return { end: { reason: 'refused', success: false, message } };
       }
-      return 'next';
-    },
-  };
+      const error = await runCall(context, this.#tools, call, turn.text);
+      const shot = await context.call(this.#screenshot, {});
+      // Without a picture of the page the model cannot go on.
+      if (!shot.ok) return { end: { reason: 'error', success: false, message: `Could not take the screenshot the model needs: ${shot.error}` } };
+      conversation.answer(call, {
+        screenshot: (shot.output as Screenshot).image.data,
+        // A form sent by GET puts what was typed into the URL.
+        url: maskSecretsDeep(scope.page.url(), scope.secrets),
+        ...(error && { error: maskSecretsDeep(error, scope.secrets) }),
+      });
+    }
+    return 'next';
+  }
 }
 
 /** The provider's conversation, on the page's viewport as its display. */

@@ -8,7 +8,8 @@ import { variableInfo } from '../operations/model-act.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import { maskSecretsDeep } from '../secrets/mask-secrets.js';
 import type { Screenshot } from '../tools/browser-tools.js';
-import type { AgentDriver, TimedOutcome, ToolWrap } from './agent-driver.js';
+import type { Tool } from '../tools/tool.js';
+import type { AgentDriver, StepContext, StepEnd, TimedOutcome, ToolWrap } from './agent-driver.js';
 import { agentSystemPrompt, agentTaskPrompt } from './agent-prompt.js';
 import { DONE_TOOL, agentTools } from './agent-registry.js';
 import type { AgentPlan } from './agent-request.js';
@@ -24,34 +25,42 @@ export interface ModelDriverOptions {
   resumeNote?: string;
 }
 
-export function modelDriver({ scope, plan, client, wrap, resumeNote }: ModelDriverOptions): AgentDriver {
-  const tools = agentTools(plan.mode, { model: plan.executionModel, variables: plan.variables, frameId: plan.frameId }, plan.search).map(wrap);
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const system = agentSystemPrompt(plan.systemPrompt, variableInfo(plan.variables));
-  const task = agentTaskPrompt(plan.instruction, scope.page.url());
-  const messages: ModelMessage[] = [{ role: 'user', content: resumeNote ? `${task}\n\n${resumeNote}` : task }];
+export class ModelDriver implements AgentDriver {
+  readonly #scope: OperationScope;
+  readonly #client: ModelClient;
+  readonly #tools: Tool[];
+  readonly #system: string;
+  /** The conversation so far, resent each turn. */
+  readonly #messages: ModelMessage[];
 
-  return {
-    async step(context) {
-      const reply = await client.toolStep({ system, messages, tools, signal: context.run.signal, usage: context.meter });
-      messages.push(...reply.messages);
-      // A model that answers without calling a tool has nothing more to do: its text is the summary.
-      if (reply.toolCalls.length === 0) return { end: { reason: 'done', success: true, message: reply.text.trim() || 'The agent stopped without a summary' } };
-      const results: ModelMessage = { role: 'tool', content: [] };
-      for (const call of reply.toolCalls) {
-        const tool = byName.get(call.name);
-        const outcome: TimedOutcome = tool ? await context.call(tool, call.input) : { ok: false, error: `there is no tool named ${call.name}`, timeMs: 0 };
-        context.record(agentAction(call, outcome, reply.text), stepLine(call, outcome));
-        results.content.push({ type: 'tool-result', toolCallId: call.id, toolName: call.name, output: toModelOutput(outcome, scope.secrets) });
-        if (call.name === DONE_TOOL && outcome.ok) {
-          const done = outcome.output as { success: boolean; message: string };
-          return { end: { reason: 'done', success: done.success, message: done.message } };
-        }
+  constructor({ scope, plan, client, wrap, resumeNote }: ModelDriverOptions) {
+    this.#scope = scope;
+    this.#client = client;
+    this.#tools = agentTools(plan.mode, { model: plan.executionModel, variables: plan.variables, frameId: plan.frameId }, plan.search).map(wrap);
+    this.#system = agentSystemPrompt(plan.systemPrompt, variableInfo(plan.variables));
+    const task = agentTaskPrompt(plan.instruction, scope.page.url());
+    this.#messages = [{ role: 'user', content: resumeNote ? `${task}\n\n${resumeNote}` : task }];
+  }
+
+  async step(context: StepContext): Promise<StepEnd> {
+    const reply = await this.#client.toolStep({ system: this.#system, messages: this.#messages, tools: this.#tools, signal: context.run.signal, usage: context.meter });
+    this.#messages.push(...reply.messages);
+    // A model that answers without calling a tool has nothing more to do: its text is the summary.
+    if (reply.toolCalls.length === 0) return { end: { reason: 'done', success: true, message: reply.text.trim() || 'The agent stopped without a summary' } };
+    const results: ModelMessage = { role: 'tool', content: [] };
+    for (const call of reply.toolCalls) {
+      const tool = this.#tools.find((t) => t.name === call.name);
+      const outcome: TimedOutcome = tool ? await context.call(tool, call.input) : { ok: false, error: `there is no tool named ${call.name}`, timeMs: 0 };
+      context.record(agentAction(call, outcome, reply.text), stepLine(call, outcome));
+      results.content.push({ type: 'tool-result', toolCallId: call.id, toolName: call.name, output: toModelOutput(outcome, this.#scope.secrets) });
+      if (call.name === DONE_TOOL && outcome.ok) {
+        const done = outcome.output as { success: boolean; message: string };
+        return { end: { reason: 'done', success: done.success, message: done.message } };
       }
-      messages.push(results);
-      return 'next';
-    },
-  };
+    }
+    this.#messages.push(results);
+    return 'next';
+  }
 }
 
 function agentAction(call: ToolCall, outcome: TimedOutcome, reasoning: string): Omit<AgentStep, 'pageUrl'> {

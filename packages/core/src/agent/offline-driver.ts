@@ -7,10 +7,11 @@
 // so nothing was done by the failed one.
 import { toolCatalog, toolNamed } from '../tools/catalog.js';
 import type { OperationScope } from '../scope/operation-scope.js';
+import type { Tool } from '../tools/tool.js';
 import type { ActResult } from '../types.js';
 import type { AgentDriver, StepContext, StepEnd, ToolWrap } from './agent-driver.js';
 import type { AgentPlan } from './agent-request.js';
-import { readingsOf } from './offline-readings.js';
+import { readingsOf, type PageProbe } from './offline-readings.js';
 import { dialogOpen } from './offline-dialog.js';
 import { splitSteps, urlOfStep, type PlannedStep } from './split-steps.js';
 
@@ -20,35 +21,41 @@ export interface OfflineDriverOptions {
   wrap: ToolWrap;
 }
 
-export function offlineDriver({ scope, plan, wrap }: OfflineDriverOptions): AgentDriver {
-  const tools = toolCatalog({ model: plan.executionModel, variables: plan.variables, frameId: plan.frameId }).map(wrap);
-  const [navigateTool, actTool] = [toolNamed(tools, 'navigate')!, toolNamed(tools, 'act')!];
-  const steps: Array<PlannedStep & { derived?: true }> = splitSteps(plan.instruction);
-  const done: string[] = [];
-  const probe = { dialogOpen: () => dialogOpen(scope, plan.frameId) };
+export class OfflineDriver implements AgentDriver {
+  readonly #navigate: Tool;
+  readonly #act: Tool;
+  readonly #steps: Array<PlannedStep & { derived?: true }>;
+  /** The steps done, in order: the next to run is #steps[#done.length]. */
+  readonly #done: string[] = [];
+  readonly #probe: PageProbe;
 
-  /** Runs the instruction's next step (steps[done.length]). */
-  async function runStep(context: StepContext): Promise<StepEnd> {
+  constructor({ scope, plan, wrap }: OfflineDriverOptions) {
+    const tools = toolCatalog({ model: plan.executionModel, variables: plan.variables, frameId: plan.frameId }).map(wrap);
+    this.#navigate = toolNamed(tools, 'navigate')!;
+    this.#act = toolNamed(tools, 'act')!;
+    this.#steps = splitSteps(plan.instruction);
+    this.#probe = { dialogOpen: () => dialogOpen(scope, plan.frameId) };
+  }
+
+  unfinished(): string {
+    return `of ${this.#steps.length}; not done: ${this.#steps.slice(this.#done.length).map((s) => s.text).join('; ')}`;
+  }
+
+  async step(context: StepContext): Promise<StepEnd> {
+    const [steps, done] = [this.#steps, this.#done];
     const index = done.length;
     const step = steps[index];
     // "." or "then" alone: nothing to do is no success.
     if (!step) return { end: { reason: 'refused', success: false, message: 'The instruction names no step to take' } };
     const url = urlOfStep(step.text);
-    const [tool, input] = url ? [navigateTool, { url }] : [actTool, { action: step.text }];
+    const [tool, input] = url ? [this.#navigate, { url }] : [this.#act, { action: step.text }];
     const outcome = await context.call(tool, input);
     const acted = outcome.ok ? (outcome.output as Partial<ActResult>) : undefined;
     const ok = outcome.ok && acted?.success !== false;
     const message = outcome.ok ? (acted?.message ?? `opened ${url}`) : outcome.error;
     // Not grounded (no action chosen): nothing happened, so another reading of the step may be tried.
     const grounded = !outcome.ok || (acted?.actions?.length ?? 0) > 0;
-    if (!ok && !grounded) {
-      const [reading, ...others] = await readingsOf(step, done.at(-1), probe);
-      if (reading) {
-        context.log(`${step.text} → nothing so named; read as: ${reading.join('; ')}`);
-        steps.splice(index, 1, ...reading.map((text, i) => ({ text, derived: true as const, ...(i === 0 && others.length > 0 && { or: others }) })));
-        return 'withdrawn';
-      }
-    }
+    if (!ok && !grounded && (await this.#readAnotherWay(context, step))) return 'withdrawn';
     context.record(
       {
         type: tool.name,
@@ -71,8 +78,13 @@ export function offlineDriver({ scope, plan, wrap }: OfflineDriverOptions): Agen
     return done.length === steps.length ? { end: { reason: 'done', success: true, message: `Done in ${steps.length} step(s): ${done.join('; ')}` } } : 'next';
   }
 
-  return {
-    step: runStep,
-    unfinished: () => `of ${steps.length}; not done: ${steps.slice(done.length).map((s) => s.text).join('; ')}`,
-  };
+  /** Puts the first other reading of a step that grounded nothing in its place; false when it has none. */
+  async #readAnotherWay(context: StepContext, step: PlannedStep & { derived?: true }): Promise<boolean> {
+    const [reading, ...others] = await readingsOf(step, this.#done.at(-1), this.#probe);
+    if (!reading) return false;
+    context.log(`${step.text} → nothing so named; read as: ${reading.join('; ')}`);
+    const readSteps = reading.map((text, i) => ({ text, derived: true as const, ...(i === 0 && others.length > 0 && { or: others }) }));
+    this.#steps.splice(this.#done.length, 1, ...readSteps);
+    return true;
+  }
 }

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { performAction } from '../actions/perform-action.js';
 import { REPLAY_LOOKUP_MS, targetChange } from '../operations/cached-act.js';
 import { toolCatalog, toolNamed } from '../tools/catalog.js';
-import { defineTool } from '../tools/tool.js';
-import type { AgentDriver, StepEnd } from './agent-driver.js';
+import { defineTool, type Tool } from '../tools/tool.js';
+import type { AgentDriver, StepContext, StepEnd } from './agent-driver.js';
 import { isActionStep, type ActionStep, type AgentCacheEntry } from './agent-cache-entry.js';
 import type { AgentPlan } from './agent-request.js';
 import type { AgentEnd } from './agent-result.js';
@@ -20,67 +20,79 @@ export interface ReplayDriverOptions {
   fallBack(replayed: number, failure: string): AgentDriver | AgentEnd;
 }
 
-export interface ReplayDriver extends AgentDriver {
+export class ReplayDriver implements AgentDriver {
+  readonly #entry: AgentCacheEntry;
+  readonly #fallBack: ReplayDriverOptions['fallBack'];
+  readonly #inputTools: Tool[];
+  readonly #actionStep: Tool;
+  #replayed = 0;
+  #failure?: string;
+  /** The driver that took over after the step that did not fit. */
+  #next?: AgentDriver;
+
+  constructor({ plan, entry, fallBack }: ReplayDriverOptions) {
+    this.#entry = entry;
+    this.#fallBack = fallBack;
+    this.#inputTools = toolCatalog({ variables: plan.variables, frameId: plan.frameId }).filter((t) => t.record === 'input');
+    this.#actionStep = replayActionTool(plan);
+  }
+
   /** How many steps ran as recorded. */
-  readonly replayed: number;
+  get replayed(): number {
+    return this.#replayed;
+  }
+
   /** Why a step could not run, once one could not. */
-  readonly failure?: string;
-}
+  get failure(): string | undefined {
+    return this.#failure;
+  }
 
-export function replayDriver({ plan, entry, fallBack }: ReplayDriverOptions): ReplayDriver {
-  const inputTools = toolCatalog({ variables: plan.variables, frameId: plan.frameId }).filter((t) => t.record === 'input');
-  const actionStep = replayActionTool(plan);
-  let replayed = 0;
-  let failure: string | undefined;
-  let next: AgentDriver | undefined;
+  // The recording was made within the run's bound; the bound holds the steps after it.
+  get bounded(): boolean {
+    return this.#next !== undefined;
+  }
 
-  return {
-    get replayed() {
-      return replayed;
-    },
-    get failure() {
-      return failure;
-    },
-    // The recording was made within the run's bound; the bound holds the steps after it.
-    get bounded() {
-      return next !== undefined;
-    },
-    unfinished: () => next?.unfinished?.() ?? 'without finishing the task',
-    async step(context): Promise<StepEnd> {
-      if (next) return next.step(context);
-      const step = entry.steps[replayed]!;
-      const byAction = isActionStep(step);
-      const tool = byAction ? actionStep : toolNamed(inputTools, step.tool);
-      // A file edited by hand may name a tool that does not exist: that step no longer fits.
-      const outcome = tool ? await context.call(tool, byAction ? step : step.input) : { ok: false as const, error: `there is no tool named ${String(step.tool)}`, timeMs: 0 };
-      const failed = outcome.ok ? (outcome.output as { failure?: string }).failure : outcome.error;
-      const shown = byAction ? step.instruction : `${step.tool} ${JSON.stringify(step.input)}`;
-      const last = !failed && replayed === entry.steps.length - 1;
-      context.record(
-        {
-          type: byAction ? step.tool : (tool?.name ?? step.tool),
-          reasoning: 'replayed from the agent cache',
-          action: JSON.stringify(byAction ? { action: step.instruction } : step.input),
-          ...(byAction && { instruction: step.instruction }),
-          // The whole recording replayed: the task is as done as it was then.
-          taskCompleted: last && entry.result.success,
-          success: !failed,
-          ...(failed && { error: failed }),
-          timeMs: outcome.timeMs,
-        },
-        `${shown} (cached) → ${failed ? `failed: ${failed}` : 'done'}`,
-      );
-      if (failed) {
-        failure = `step ${replayed + 1} (${shown}) no longer fits: ${failed}`;
-        const after = fallBack(replayed, failure);
-        if ('reason' in after) return { end: after };
-        next = after;
-        return 'next';
-      }
-      replayed += 1;
-      return last ? { end: { reason: 'done', ...entry.result } } : 'next';
-    },
-  };
+  unfinished(): string {
+    return this.#next?.unfinished?.() ?? 'without finishing the task';
+  }
+
+  async step(context: StepContext): Promise<StepEnd> {
+    if (this.#next) return this.#next.step(context);
+    const { steps, result } = this.#entry;
+    const step = steps[this.#replayed]!;
+    const byAction = isActionStep(step);
+    const tool = byAction ? this.#actionStep : toolNamed(this.#inputTools, step.tool);
+    // A file edited by hand may name a tool that does not exist: that step no longer fits.
+    const outcome = tool ? await context.call(tool, byAction ? step : step.input) : { ok: false as const, error: `there is no tool named ${String(step.tool)}`, timeMs: 0 };
+    const failed = outcome.ok ? (outcome.output as { failure?: string }).failure : outcome.error;
+    const shown = byAction ? step.instruction : `${step.tool} ${JSON.stringify(step.input)}`;
+    const last = !failed && this.#replayed === steps.length - 1;
+    context.record(
+      {
+        type: byAction ? step.tool : (tool?.name ?? step.tool),
+        reasoning: 'replayed from the agent cache',
+        action: JSON.stringify(byAction ? { action: step.instruction } : step.input),
+        ...(byAction && { instruction: step.instruction }),
+        // The whole recording replayed: the task is as done as it was then.
+        taskCompleted: last && result.success,
+        success: !failed,
+        ...(failed && { error: failed }),
+        timeMs: outcome.timeMs,
+      },
+      `${shown} (cached) → ${failed ? `failed: ${failed}` : 'done'}`,
+    );
+    if (failed) return this.#handOver(`step ${this.#replayed + 1} (${shown}) no longer fits: ${failed}`);
+    this.#replayed += 1;
+    return last ? { end: { reason: 'done', ...result } } : 'next';
+  }
+
+  #handOver(failure: string): StepEnd {
+    this.#failure = failure;
+    const after = this.#fallBack(this.#replayed, failure);
+    if ('reason' in after) return { end: after };
+    this.#next = after;
+    return 'next';
+  }
 }
 
 /** One recorded Action step as a tool, so it runs under toolTimeout like any other call. */

@@ -11,11 +11,11 @@ import type { AgentPlan } from './agent-request.js';
 import { agentResult, type AgentEnd } from './agent-result.js';
 import { AgentUsage } from './agent-usage.js';
 import { CachedAgentRun, type DriverFor } from './cached-agent.js';
-import { cuaDriver } from './cua-driver.js';
+import { CuaDriver } from './cua-driver.js';
 import { showCursor } from './cursor-overlay.js';
 import { AgentLoop } from './loop.js';
-import { modelDriver } from './model-driver.js';
-import { offlineDriver } from './offline-driver.js';
+import { ModelDriver } from './model-driver.js';
+import { OfflineDriver } from './offline-driver.js';
 import { modelIdentity } from '../models/resolve-model.js';
 
 /** Time kept back from the operation's deadline to stop the loop, wind its tool down and answer. */
@@ -37,8 +37,8 @@ export async function runAgent(scope: OperationScope, plan: AgentPlan): Promise<
   const inner: OperationScope = cached && scope.cache ? { ...scope, cache: { cache: scope.cache.cache, project: scope.cache.project } } : scope;
   const loop = new AgentLoop({ scope: inner, run, usage, maxSteps: plan.maxSteps, toolTimeoutMs: plan.toolTimeoutMs });
   const driverFor: DriverFor = (modePlan, { wrap, resumeNote }) => {
-    if (!client) return offlineDriver({ scope: inner, plan: modePlan, wrap });
-    return modePlan.mode === 'cua' ? cuaDriver({ scope: inner, plan: modePlan, client, wrap }) : modelDriver({ scope: inner, plan: modePlan, client, wrap, resumeNote });
+    if (!client) return new OfflineDriver({ scope: inner, plan: modePlan, wrap });
+    return modePlan.mode === 'cua' ? new CuaDriver({ scope: inner, plan: modePlan, client, wrap }) : new ModelDriver({ scope: inner, plan: modePlan, client, wrap, resumeNote });
   };
   let end: AgentEnd;
   try {
