@@ -35,6 +35,8 @@ export class CachedAgentRun {
   /** The stored entry a replay could not get through: dropped if the fallback fails too. */
   #stale = false;
   #replayed = 0;
+  /** A driver's tools, recorded by the recorder of the moment (a fallback's starts from the replayed steps). */
+  readonly #wrap = (tool: Tool) => this.#recorder.wrap(tool);
 
   constructor(scope: OperationScope, cache: CacheUse, plan: AgentPlan, agentModelIdentity: string) {
     this.#scope = scope;
@@ -63,9 +65,8 @@ export class CachedAgentRun {
    */
   async run(loop: AgentLoop, driverFor: DriverFor): Promise<AgentEnd> {
     const plan = this.#plan;
-    const wrap = (tool: Tool) => this.#recorder.wrap(tool);
     const entry = await this.#store.get(this.#key);
-    if (!entry) return loop.drive(driverFor(plan, { wrap }));
+    if (!entry) return loop.drive(driverFor(plan, { wrap: this.#wrap }));
     const replay = new ReplayDriver({ plan, entry, fallBack: (replayed, failure) => this.#fallBack(entry.steps.slice(0, replayed), failure, driverFor) });
     // A run that changed nothing on the page (it only read it) is an entry of no steps: it is done at once.
     const end = entry.steps.length > 0 ? await loop.drive(replay) : { reason: 'done' as const, ...entry.result };
@@ -84,8 +85,7 @@ export class CachedAgentRun {
     this.#stale = true;
     this.#scope.log({ category: 'cache', message: `cached agent run stopped at ${failure}; handing the rest to the model`, level: 1 });
     this.#recorder = new StepRecorder(plan.frameId, done);
-    const wrap = (tool: Tool) => this.#recorder.wrap(tool);
-    if (plan.target.kind !== 'builtin') return driverFor(plan, { wrap, resumeNote: resumeNote(done, failure) });
+    if (plan.target.kind !== 'builtin') return driverFor(plan, { wrap: this.#wrap, resumeNote: resumeNote(done, failure) });
     const rest = offlineStepsLeft(plan.instruction, done);
     if (!rest) {
       return {
@@ -94,7 +94,7 @@ export class CachedAgentRun {
         message: `The cached run no longer fits at step ${done.length + 1} (${failure}), and which steps of the instruction are left cannot be told; the entry is dropped: run the instruction again`,
       };
     }
-    return driverFor({ ...plan, instruction: rest.join('; ') }, { wrap });
+    return driverFor({ ...plan, instruction: rest.join('; ') }, { wrap: this.#wrap });
   }
 
   /**
