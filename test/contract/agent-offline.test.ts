@@ -61,6 +61,13 @@ describe('agentExecute on the built-in offline model', () => {
     expect(await pageText(ctx.api, id, '#result')).toBe('');
   });
 
+  it('an instruction with no step in it is refused, never a success of nothing', async () => {
+    const id = await ctx.sessionOn('forms.html');
+    const result = await agent(id, { instruction: '.' });
+    expect(result).toMatchObject({ success: false, completed: false, metadata: { stopReason: 'refused' } });
+    expect(result.message).toMatch(/names no step/);
+  });
+
   it('stops at maxSteps with that reason', async () => {
     const id = await ctx.sessionOn('forms.html');
     const result = await agent(id, { instruction: "type 'Ada' into Name, then click Submit", maxSteps: 1 });
