@@ -1,7 +1,7 @@
 // The agent's tools, by mode, chosen by each declaration's group: dom drives the page by its outline
-// (the core, read, page and dialog tools, the agent's own; not tabs or files); hybrid adds the coordinate tools for vision
-// models (they read screenshots); cua has the provider's own computer tool, whose actions run
-// through the same coordinate tools (see cua-actions.ts) and the page tools.
+// (the core, read, page and dialog tools, the agent's own; not tabs or files); hybrid adds the
+// coordinate tools for vision models (they read screenshots); cua has the provider's own computer
+// tool, whose actions run through the same coordinate tools (see cua-actions.ts) and the page tools.
 import type { SearchProvider } from '../config.js';
 import { doneTool } from '../tools/control-tools.js';
 import { inCapabilities, toolCatalog } from '../tools/catalog.js';
