@@ -3,8 +3,8 @@
 // declared side by side in one wrapper here (so they may call each other by name) and handed to it
 // as its second argument.
 
-import { pointerListenersOf } from '../browser/listener-hook.js';
-import { shadowRootOf } from '../browser/shadow-hook.js';
+import { pointerListenersOf } from '../browser/page-hooks/listener-hook.js';
+import { shadowRootOf } from '../browser/page-hooks/shadow-hook.js';
 import { elementPath, pathStep } from './element-path.js';
 
 /** Helpers every in-page function may call: the open-or-closed shadow root lookup, the path writer, pointer-listener marks. */

@@ -1,11 +1,11 @@
 // Attaches to a browser someone else runs, on a host the operator allows. Ending the session
 // disconnects; it never kills that browser.
 import { chromium } from 'playwright-core';
-import type { CoreConfig } from '../config.js';
-import { DeckhandError } from '../errors.js';
+import type { CoreConfig } from '../../config.js';
+import { DeckhandError } from '../../errors.js';
 import type { BrowserHandle } from './browser-handle.js';
-import { connectCdpWebSocket } from './cdp-websocket.js';
-import { SHADOW_HOOK_SCRIPT } from './shadow-hook.js';
+import { connectCdpWebSocket } from '../cdp/cdp-websocket.js';
+import { SHADOW_HOOK_SCRIPT } from '../page-hooks/shadow-hook.js';
 
 export async function attachOverCdp(cdpUrl: string, config: CoreConfig, connectTimeoutMs = 30_000): Promise<BrowserHandle> {
   checkAttachAllowed(cdpUrl, config.cdpAttachHosts);

@@ -2,7 +2,7 @@
 // this process can speak to the browser, and it decides who else may (cdp-mux.ts, the server's relay).
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import type { CdpTransport } from './cdp-mux.js';
+import type { CdpTransport } from '../cdp/cdp-mux.js';
 import type { BrowserUser } from './browser-user.js';
 
 export interface ChromiumProcess {

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { CdpChannel } from './cdp-mux.js';
-import { makeTempDir } from './temp-dirs.js';
+import { makeTempDir } from '../chromium/temp-dirs.js';
 
 /** A client's socket, as the relay needs it. */
 export interface RelaySocket {

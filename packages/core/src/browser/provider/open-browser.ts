@@ -1,14 +1,14 @@
 // Picks the browser for a new session: attach when the request names a cdpUrl; else a context in the
 // project's shared browser when the launch options change nothing of the browser process; else a
 // browser of the session's own.
-import type { CoreConfig } from '../config.js';
-import type { StartRequest } from '../types.js';
+import type { CoreConfig } from '../../config.js';
+import type { StartRequest } from '../../types.js';
 import { attachOverCdp } from './attach-cdp.js';
 import type { BrowserHandle } from './browser-handle.js';
 import { launchLocalBrowser } from './launch-local.js';
-import { checkLaunchOptions } from './launch-policy.js';
+import { checkLaunchOptions } from '../chromium/launch-policy.js';
 import type { ProjectBrowsers } from './project-browsers.js';
-import type { ProjectDiskQuota } from './project-disk-quota.js';
+import type { ProjectDiskQuota } from '../project-data/project-disk-quota.js';
 import { isShareable } from './shareable.js';
 import { DEFAULT_VIEWPORT } from './shared-browser.js';
 

@@ -1,7 +1,7 @@
 // What a session holds of its browser, whether Deckhand launched it or attached to it.
 import type { BrowserContext } from 'playwright-core';
-import type { CdpChannel } from './cdp-mux.js';
-import type { PolicyProxy } from '../network/policy-proxy.js';
+import type { CdpChannel } from '../cdp/cdp-mux.js';
+import type { PolicyProxy } from '../../network/policy-proxy.js';
 
 export interface BrowserHandle {
   /** The context the session drives; its first page is the session's page. */

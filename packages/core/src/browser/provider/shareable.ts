@@ -2,8 +2,8 @@
 // browser process. A profile, switches, a proxy, a sandbox choice or another binary make it the
 // session's own; so do switches that are context options in Playwright but Chromium switches here
 // (locale, touch, scale, certificate errors), which keeps their existing behaviour exactly.
-import type { CoreConfig } from '../config.js';
-import type { LaunchOptions } from '../types.js';
+import type { CoreConfig } from '../../config.js';
+import type { LaunchOptions } from '../../types.js';
 
 export function isShareable(options: LaunchOptions, config: CoreConfig): boolean {
   return Object.entries(options).every(([key, value]) => {

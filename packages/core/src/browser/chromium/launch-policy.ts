@@ -2,12 +2,12 @@
 // executes or where it writes: switches pass an allowlist, the executable is the operator's, and
 // profile and download paths stay in the project's data directory. A refusal is a 400 naming the field.
 import { realpath } from 'node:fs/promises';
-import type { CoreConfig } from '../config.js';
-import { DeckhandError } from '../errors.js';
-import type { LaunchOptions } from '../types.js';
+import type { CoreConfig } from '../../config.js';
+import { DeckhandError } from '../../errors.js';
+import type { LaunchOptions } from '../../types.js';
 import { operatorChromiumPaths } from './chromium-path.js';
 import { checkSwitch, parseSwitch } from './chromium-switch-allowlist.js';
-import { confinedDirectory, giveToBrowserUser, projectDataDir } from './project-data-dir.js';
+import { confinedDirectory, giveToBrowserUser, projectDataDir } from '../project-data/project-data-dir.js';
 
 /** Playwright defaults a client may drop: none of them keeps the browser safe or manageable. */
 const DROPPABLE_DEFAULTS = new Set(['--enable-automation', '--hide-scrollbars', '--mute-audio', '--disable-extensions']);

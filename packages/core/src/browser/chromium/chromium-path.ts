@@ -1,6 +1,6 @@
 // Finds the Chromium binary to drive. playwright-core must always be given a path: we never download.
 import { accessSync, constants } from 'node:fs';
-import { DeckhandError } from '../errors.js';
+import { DeckhandError } from '../../errors.js';
 
 // Debian's /usr/bin/chromium-headless-shell is a shell wrapper that does not exec: the browser would
 // run as its child, out of reach of signals sent to the process Playwright started. Prefer the binary.

@@ -6,8 +6,8 @@
 // directory; contexts with their own proxy, tracing, system information and everything not listed are refused.
 import { realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
-import { assertDestinationAllowed } from '../network/destination-check.js';
-import type { NavigationPolicy } from '../network/network-policy.js';
+import { assertDestinationAllowed } from '../../network/destination-check.js';
+import type { NavigationPolicy } from '../../network/network-policy.js';
 
 /** What a session's relay needs to know to check parameters. */
 export interface RelayScope {

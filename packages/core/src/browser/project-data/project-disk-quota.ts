@@ -4,11 +4,11 @@
 // quota is cancelled as soon as Chromium reports its size (or its bytes so far), and Chromium removes
 // the partial file.
 import { resolve } from 'node:path';
-import type { CoreConfig } from '../config.js';
-import { DeckhandError } from '../errors.js';
-import type { CdpChannel, CdpEvent } from './cdp-mux.js';
+import type { CoreConfig } from '../../config.js';
+import { DeckhandError } from '../../errors.js';
+import type { CdpChannel, CdpEvent } from '../cdp/cdp-mux.js';
 import { directorySize } from './directory-size.js';
-import type { LaunchedChromium } from './launch-chromium.js';
+import type { LaunchedChromium } from '../chromium/launch-chromium.js';
 import { projectDirName } from './project-data-dir.js';
 
 /** A usage figure this fresh is reused by the checks before operations (a walk costs a few ms). */

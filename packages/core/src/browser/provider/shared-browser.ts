@@ -3,13 +3,13 @@
 // renderer processes; the browser process, its utilities and the network service are shared. A session
 // reaches only its own context through its cdpUrl (context-channel.ts).
 import type { BrowserContext } from 'playwright-core';
-import type { CoreConfig } from '../config.js';
-import type { Viewport } from '../types.js';
+import type { CoreConfig } from '../../config.js';
+import type { Viewport } from '../../types.js';
 import type { BrowserHandle } from './browser-handle.js';
-import type { CdpChannel } from './cdp-mux.js';
-import { contextChannel } from './context-channel.js';
-import { launchChromium, type LaunchedChromium } from './launch-chromium.js';
-import { SHADOW_HOOK_SCRIPT } from './shadow-hook.js';
+import type { CdpChannel } from '../cdp/cdp-mux.js';
+import { contextChannel } from '../cdp/context-channel.js';
+import { launchChromium, type LaunchedChromium } from '../chromium/launch-chromium.js';
+import { SHADOW_HOOK_SCRIPT } from '../page-hooks/shadow-hook.js';
 
 /** A session's viewport when it names none; also the window size shared browsers start with. */
 export const DEFAULT_VIEWPORT: Viewport = { width: 1024, height: 768 };

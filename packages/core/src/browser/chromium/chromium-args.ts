@@ -2,7 +2,7 @@
 // what a client may add is decided here and in launch-policy, and the switches that keep the service
 // safe (pipe only, no DevTools port, the policy proxy) cannot be dropped. Chromium keeps only the last
 // --disable-features (and --enable-features) switch, so ours and the caller's are merged into one each.
-import type { LaunchOptions, Viewport } from '../types.js';
+import type { LaunchOptions, Viewport } from '../../types.js';
 import { isProxyingSwitch, policyProxySwitches } from './proxy-switches.js';
 
 /** Features switched off for automation: the set Playwright 1.65 uses (chromiumSwitches.ts). */

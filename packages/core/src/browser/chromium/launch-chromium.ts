@@ -4,15 +4,15 @@
 import { chown, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import type { CoreConfig } from '../config.js';
-import { DeckhandError } from '../errors.js';
-import type { LaunchOptions, Viewport } from '../types.js';
+import type { CoreConfig } from '../../config.js';
+import { DeckhandError } from '../../errors.js';
+import type { LaunchOptions, Viewport } from '../../types.js';
 import { buildChromiumArgs } from './chromium-args.js';
 import { findChromium, isFullChromium } from './chromium-path.js';
 import { spawnChromium } from './chromium-process.js';
-import { CdpMux } from './cdp-mux.js';
-import { servePrivateCdp } from './cdp-websocket.js';
-import { startPolicyProxy, type PolicyProxy } from '../network/policy-proxy.js';
+import { CdpMux } from '../cdp/cdp-mux.js';
+import { servePrivateCdp } from '../cdp/cdp-websocket.js';
+import { startPolicyProxy, type PolicyProxy } from '../../network/policy-proxy.js';
 import { isRunning, processTree } from './process-tree.js';
 import { makeTempDir } from './temp-dirs.js';
 

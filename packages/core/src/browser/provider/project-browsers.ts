@@ -2,9 +2,9 @@
 // contexts, up to a number per browser, then into another. Projects never share a browser (isolation
 // between projects stays at the process level). A browser closes with its last session; a new one
 // comes from the warm pool when it has one, else it is launched there and then.
-import type { CoreConfig } from '../config.js';
+import type { CoreConfig } from '../../config.js';
 import type { BrowserHandle } from './browser-handle.js';
-import type { ProjectDiskQuota } from './project-disk-quota.js';
+import type { ProjectDiskQuota } from '../project-data/project-disk-quota.js';
 import { SharedBrowser, type ContextOptions } from './shared-browser.js';
 import { WarmPool } from './warm-pool.js';
 

@@ -1,11 +1,11 @@
 // Launches a Chromium of the session's own: a browser process per session is the hard isolation
 // boundary, and launch options that change the browser process (a profile, switches, a proxy) need one.
 // DevTools runs over a pipe only; Playwright and relayed clients reach it through the mux.
-import type { CoreConfig } from '../config.js';
-import type { LaunchOptions, Viewport } from '../types.js';
+import type { CoreConfig } from '../../config.js';
+import type { LaunchOptions, Viewport } from '../../types.js';
 import type { BrowserHandle } from './browser-handle.js';
-import { launchChromium, type LaunchedChromium } from './launch-chromium.js';
-import { SHADOW_HOOK_SCRIPT } from './shadow-hook.js';
+import { launchChromium, type LaunchedChromium } from '../chromium/launch-chromium.js';
+import { SHADOW_HOOK_SCRIPT } from '../page-hooks/shadow-hook.js';
 
 export async function launchLocalBrowser(
   options: LaunchOptions,
