@@ -6,10 +6,10 @@
 // connection within a minute, never the long-lived token.
 import { randomBytes } from 'node:crypto';
 import { DeckhandError, isDeckhandError, type CdpChannel, type Session, type SessionManager } from '@deckhand/core';
-import { reject, safeDecode } from './cdp-proxy';
+import { reject, safeDecode } from '../cdp-proxy';
 import { pageChannel } from './page-channel';
-import { publicUrl } from './public-url';
-import type { UpgradeDecision } from './serve/adapter';
+import { publicUrl } from '../public-url';
+import type { UpgradeDecision } from '../serve/adapter';
 
 const DEVTOOLS_PATH = /^\/v1\/sessions\/([^/]+)\/devtools$/;
 /** Chromium's own choice for a browser without bundled front end resources (its /json answers point there). */

@@ -5,7 +5,7 @@
 // token opens the other's door.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DeckhandError, type Session } from '@deckhand/core';
-import { publicUrl } from './public-url';
+import { publicUrl } from '../public-url';
 
 export type LinkPurpose = 'live' | 'devtools';
 
