@@ -6,7 +6,8 @@
 // connection within a minute, never the long-lived token.
 import { randomBytes } from 'node:crypto';
 import { DeckhandError, isDeckhandError, type CdpChannel, type Session, type SessionManager } from '@deckhand/core';
-import { reject, safeDecode } from '../cdp-proxy';
+import { safeDecode } from '../cdp-proxy';
+import { reject } from '../serve/adapter';
 import { pageChannel } from './page-channel';
 import { publicUrl } from '../public-url';
 import type { UpgradeDecision } from '../serve/adapter';
