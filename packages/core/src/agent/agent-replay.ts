@@ -4,8 +4,8 @@
 // one log line, bounded by toolTimeout like a model's tool call. The first step that no longer fits
 // stops the replay, and says why, so the run can go on from there.
 import { z } from 'zod';
-import { performAction } from '../actions/perform-action.js';
-import { REPLAY_LOOKUP_MS, targetChange } from '../operations/cached-act.js';
+import { performAction } from '../act/perform-action.js';
+import { REPLAY_LOOKUP_MS, targetChange } from '../act/cached-act.js';
 import type { Deadline } from '../scope/deadline.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import { toolCatalog, toolNamed } from '../tools/catalog.js';

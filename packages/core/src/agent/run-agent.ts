@@ -2,7 +2,7 @@
 // for builtin/… models. The operation's one deadline bounds the run; the loop itself stops a little
 // before it (ANSWER_MARGIN_MS) so a run that runs out of time still answers with what it did.
 import { createModelClient } from '../models/model-client.js';
-import { modelSourcesOf } from '../operations/model-run.js';
+import { modelSourcesOf } from '../inference/model-run.js';
 import { Deadline } from '../scope/deadline.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { AgentResultDataOutput } from '../types.js';

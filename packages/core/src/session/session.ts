@@ -10,7 +10,7 @@ import { findFrameById, frameIdOf } from '../dom/frame-lookup.js';
 import { DeckhandError, isDeckhandError } from '../errors.js';
 import { planAgent, type AgentPlan } from '../agent/agent-request.js';
 import { runAgent } from '../agent/run-agent.js';
-import { act } from '../operations/act.js';
+import { act } from '../act/act.js';
 import { actCacheFor } from '../operations/act-cache-store.js';
 import { extractText } from '../operations/extract-text.js';
 import { extractWithModel } from '../operations/model-extract.js';

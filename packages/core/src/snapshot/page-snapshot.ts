@@ -7,7 +7,7 @@ import { settledBeforeRead, UNSETTLED_MESSAGE } from '../dom/settle.js';
 import { resolveTarget, type ResolvedTarget } from '../selectors/index.js';
 import { DeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
-import { captureSnapshot, type PageSnapshot } from '../snapshot/index.js';
+import { captureSnapshot, type PageSnapshot } from './index.js';
 
 /** A scope selector is looked up once, briefly: the page is expected to be there already. */
 const SCOPE_LOOKUP_MS = 1_000;

@@ -6,9 +6,9 @@ import { ACT_CACHE_VERSION, actCacheKey, normalizeUrl, type ActCacheEntry, type 
 import type { CacheUse, OperationScope } from '../scope/operation-scope.js';
 import type { ActRequest, ActResult, Action } from '../types.js';
 import { actOnInstruction } from './model-act.js';
-import type { ModelRun } from './model-run.js';
-import { snapshotOf } from './page-snapshot.js';
-import { performAction } from '../actions/perform-action.js';
+import type { ModelRun } from '../inference/model-run.js';
+import { snapshotOf } from '../snapshot/page-snapshot.js';
+import { performAction } from './perform-action.js';
 
 /** A cached selector is expected on a settled page: a short look, so a stale one falls back quickly. */
 export const REPLAY_LOOKUP_MS = 1_500;

@@ -1,13 +1,13 @@
 // act's two forms: an instruction (model, through the act cache when the scope carries it) and an
 // Action object (no model, unless its selector fails and self-heal asks one to find the described element).
-import { performAction } from '../actions/perform-action.js';
-import { actionMethod } from '../actions/action-methods.js';
+import { performAction } from './perform-action.js';
+import { actionMethod } from './action-methods.js';
 import { isDeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { ActRequest, ActResult, Action } from '../types.js';
 import { cachedAct } from './cached-act.js';
 import { actOnInstruction } from './model-act.js';
-import { withModel } from './model-run.js';
+import { withModel } from '../inference/model-run.js';
 import { healAction } from './self-heal.js';
 
 export function act(scope: OperationScope, request: ActRequest): Promise<ActResult> {

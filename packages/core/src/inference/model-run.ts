@@ -1,7 +1,7 @@
 // What every model-driven operation shares: which model answers (call, then session: its in-process
 // model object, else its model name; then the built-in default), with which key, and how its usage
 // reaches the history record. The clock is the operation's own deadline.
-import { createInference, type Inference } from '../inference/index.js';
+import { createInference, type Inference } from './index.js';
 import type { ModelConfig } from '../models/model-config.js';
 import type { ModelClientOptions } from '../models/model-client.js';
 import { UsageMeter } from '../models/usage.js';

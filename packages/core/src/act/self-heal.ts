@@ -4,9 +4,9 @@
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { ActRequest, ActResult, Action } from '../types.js';
 import { toAction } from './chosen-action.js';
-import type { ModelRun } from './model-run.js';
-import { snapshotOf } from './page-snapshot.js';
-import { performAction } from '../actions/perform-action.js';
+import type { ModelRun } from '../inference/model-run.js';
+import { snapshotOf } from '../snapshot/page-snapshot.js';
+import { performAction } from './perform-action.js';
 
 export async function healAction(
   scope: OperationScope,

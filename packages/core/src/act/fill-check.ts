@@ -2,8 +2,7 @@
 // invalid (a number or date outside min/max or off its step). Before a fill the value is tried on a
 // detached copy of the control: one it would change or hold as invalid is refused, naming the value
 // the control would hold and why, and the page is left untouched (no event fires).
-import type { Locator } from 'playwright-core';
-import type { ActionElement } from './action-methods.js';
+import type { ElementHandle, Locator } from 'playwright-core';
 import { ActionFailure } from './action-failure.js';
 
 interface Trial {
@@ -17,7 +16,7 @@ interface Trial {
 }
 
 /** Fills the control with `meant` unless it would not hold it as given and valid. */
-export async function fillChecked(element: ActionElement, meant: string, timeoutMs: number): Promise<void> {
+export async function fillChecked(element: Locator | ElementHandle<Element>, meant: string, timeoutMs: number): Promise<void> {
   const trial = await tryOn(element, meant, timeoutMs);
   const why = trial && problem(trial, meant);
   if (why) throw new ActionFailure(`The field cannot take "${meant}": ${why}; nothing was typed`);
@@ -35,7 +34,7 @@ function problem(t: Trial, meant: string): string | undefined {
   return undefined;
 }
 
-function tryOn(element: ActionElement, meant: string, timeoutMs: number): Promise<Trial | undefined> {
+function tryOn(element: Locator | ElementHandle<Element>, meant: string, timeoutMs: number): Promise<Trial | undefined> {
   // Both kinds of element evaluate alike; their declared overloads do not unite. A locator waits for its
   // element as long as it is told (a missing one must fail as fill would, in time for self-heal).
   return (element as Locator).evaluate((found: Element, value: string): Trial | undefined => {

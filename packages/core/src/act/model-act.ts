@@ -6,10 +6,10 @@ import type { ChosenAction, VariableInfo } from '../inference/index.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { Action, ActResult, Variables } from '../types.js';
 import { toAction } from './chosen-action.js';
-import type { ModelRun } from './model-run.js';
-import { snapshotOf } from './page-snapshot.js';
-import { performAction } from '../actions/perform-action.js';
-import { redactVariables } from '../actions/variables.js';
+import type { ModelRun } from '../inference/model-run.js';
+import { snapshotOf } from '../snapshot/page-snapshot.js';
+import { performAction } from './perform-action.js';
+import { redactVariables } from './variables.js';
 
 export interface InstructionAct {
   instruction: string;
