@@ -1,7 +1,7 @@
 // act with an instruction through the act cache: a stored action is replayed without the model and
 // counts only if its selector still names the same element and the executor reports success;
 // otherwise the model answers and the entry is replaced.
-import type { Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ACT_CACHE_VERSION, actCacheKey, normalizeUrl, type ActCacheEntry, type CachedTarget } from '../cache/index.js';
 import type { CacheUse, OperationScope } from '../scope/operation-scope.js';
 import type { ActRequest, ActResult, Action } from '../types.js';
@@ -9,26 +9,27 @@ import { actOnInstruction } from './model-act.js';
 import type { ModelRun } from '../inference/model-run.js';
 import { snapshotOf } from '../snapshot/page-snapshot.js';
 import { performAction } from './perform-action.js';
+import { startOf, type FrameTarget } from './frame-target.js';
 
 /** A cached selector is expected on a settled page: a short look, so a stale one falls back quickly. */
 export const REPLAY_LOOKUP_MS = 1_500;
 
 export async function cachedAct(
   scope: OperationScope,
-  frame: Frame,
+  at: FrameTarget,
   request: ActRequest & { input: string },
   run: ModelRun,
   { cache: caches, project, onStatus }: CacheUse,
 ): Promise<ActResult> {
   const instruction = request.input;
   const variables = request.options?.variables;
-  const url = frame.page().url();
-  const key = actCacheKey({ project, instruction, url, options: request.options, modelIdentity: run.inference.identity, frameId: request.frameId });
+  const url = at.frame.page().url();
+  const key = actCacheKey({ project, instruction, url, options: request.options, modelIdentity: run.inference.identity, frameId: at.id });
   const cache = caches.of(project, (message) => scope.log({ category: 'cache', message, level: 1 }));
 
   const entry = await cache.get(key);
   if (entry) {
-    const replayed = await replay(scope, frame, entry, request);
+    const replayed = await replay(scope, at, entry, request);
     if (replayed.success) {
       scope.log({ category: 'cache', message: 'act answered from the cache', level: 1 });
       onStatus?.('HIT');
@@ -38,7 +39,7 @@ export async function cachedAct(
   }
 
   const targets: Array<CachedTarget | null> = [];
-  const result = await actOnInstruction(scope, frame, { instruction, variables }, run, (target) => targets.push(target));
+  const result = await actOnInstruction(scope, at, { instruction, variables }, run, (target) => targets.push(target));
   onStatus?.('MISS');
   try {
     if (result.success) {
@@ -71,7 +72,7 @@ export async function cachedAct(
  */
 async function replay(
   scope: OperationScope,
-  frame: Frame,
+  at: FrameTarget,
   { actions, targets }: ActCacheEntry,
   request: ActRequest,
 ): Promise<ActResult> {
@@ -79,9 +80,9 @@ async function replay(
   const failed = (message: string): ActResult => ({ success: false, message, actionDescription: request.input as string, actions: done });
   let last = failed('the cache entry has no actions');
   for (const [i, action] of actions.entries()) {
-    const changed = await targetChange(scope, frame.page(), action, targets[i] ?? null);
+    const changed = await targetChange(scope, at.frame.page(), action, targets[i] ?? null);
     if (changed) return failed(changed);
-    last = await performAction(scope, { action, variables: request.options?.variables, frame: frame.page().mainFrame(), lookupMs: REPLAY_LOOKUP_MS });
+    last = await performAction(scope, { action, variables: request.options?.variables, ...(await startOf(at, action)), lookupMs: REPLAY_LOOKUP_MS });
     done.push(action);
     if (!last.success) break;
   }

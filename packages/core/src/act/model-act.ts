@@ -1,11 +1,11 @@
 // act with an instruction: the model picks one action from a snapshot of the frame (seeing variables
 // by name only), the action is mapped to a replayable selector and run by the deterministic executor.
-import type { Frame } from 'playwright-core';
 import type { CachedTarget } from '../cache/index.js';
 import type { ChosenAction, VariableInfo } from '../inference/index.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { Action, ActResult, Variables } from '../types.js';
 import { toAction } from './chosen-action.js';
+import { startOf, type FrameTarget } from './frame-target.js';
 import type { ModelRun } from '../inference/model-run.js';
 import { snapshotOf } from '../snapshot/page-snapshot.js';
 import { performAction } from './perform-action.js';
@@ -19,12 +19,13 @@ export interface InstructionAct {
 /** `onResolved` hears what the chosen element was before it is acted on (the act cache keeps it). */
 export async function actOnInstruction(
   scope: OperationScope,
-  frame: Frame,
+  at: FrameTarget,
   request: InstructionAct,
   run: ModelRun,
   onResolved?: (target: CachedTarget | null) => void,
 ): Promise<ActResult> {
   const { instruction, variables } = request;
+  const frame = at.frame;
   const snapshot = await snapshotOf(scope, frame, { instruction });
   const chosen = await run.inference.chooseAction({ instruction, snapshot, variables: variableInfo(variables), signal: scope.signal, usage: run.usage });
   if ('failure' in chosen) {
@@ -42,7 +43,7 @@ export async function actOnInstruction(
     const element = snapshot.elements.get(step.elementId);
     onResolved?.(element ? { role: element.role, name: element.name } : null);
     scope.log({ category: 'act', message: `${run.inference.identity} chose ${action.method} on ${action.selector}`, level: 1 });
-    result = await performAction(scope, { action, variables, frame: page.mainFrame() });
+    result = await performAction(scope, { action, variables, ...(await startOf(at, action)) });
     if (!result.success) {
       // Success means every step was done: say which step stopped the chain and which ran before it.
       const before = done.length > 0 ? ` Done before it: ${done.map((a) => a.description).join('; ')}.` : ' Nothing was done before it.';

@@ -17,16 +17,21 @@ export interface ActionStep {
   variables?: Variables;
   /** The frame its selector starts from. */
   frame: Frame;
+  /** The selector as seen from `frame`, when that is not the action's own (frame-target.ts). */
+  selector?: string;
   /** How long the target may take to appear and become actionable; default the server's setting. */
   lookupMs?: number;
 }
 
-export async function performAction(scope: OperationScope, { action, variables, frame, lookupMs }: ActionStep): Promise<ActResult> {
+export async function performAction(scope: OperationScope, { action, variables, frame, selector: from, lookupMs }: ActionStep): Promise<ActResult> {
   const method = action.method ?? 'click';
   const selector = action.selector ?? '';
+  const local = from ?? selector;
+  // Messages name the selector the caller knows, not the part of it that starts at the frame.
+  const written = (message: string) => (local === selector ? message : message.replaceAll(`"${local}"`, `"${selector}"`));
   const report = (success: boolean, message: string): ActResult => ({
     success,
-    message: redactVariables(message, variables),
+    message: redactVariables(written(message), variables),
     actionDescription: action.description ?? `${method} ${selector}`.trim(),
     actions: [action],
   });
@@ -42,10 +47,10 @@ export async function performAction(scope: OperationScope, { action, variables, 
   const waitMs = () => deadline.remaining(lookupMs ?? scope.config.actionabilityTimeoutMs);
   // A selector Playwright reads as we do is found by the action itself (one call, as page.click);
   // a deep XPath through frames or shadow roots is walked to a handle first.
-  const locator = selector ? directLocator(frame, selector) : undefined;
+  const locator = local ? directLocator(frame, local) : undefined;
   // The watch starts while a walked path is looked up (one round trip less); what the page does
   // meanwhile counts as the action's, which can only make the next operation wait longer.
-  const [resolution, settle] = await Promise.all([selector && !locator ? resolveTarget(frame, selector, waitMs()) : undefined, ActionSettle.begin(page, frame)]);
+  const [resolution, settle] = await Promise.all([local && !locator ? resolveTarget(frame, local, waitMs()) : undefined, ActionSettle.begin(page, frame)]);
   if (resolution && !resolution.found) {
     await settle.cancel();
     return report(false, resolution.reason);
@@ -62,7 +67,7 @@ export async function performAction(scope: OperationScope, { action, variables, 
     });
   } catch (error) {
     await settle.cancel();
-    const failure = page.isClosed() || isDeckhandError(error) ? undefined : await explainFailure(error, target ?? (locator && { frame, selector }));
+    const failure = page.isClosed() || isDeckhandError(error) ? undefined : await explainFailure(error, target ?? (locator && { frame, selector: local }));
     release(target);
     if (!failure) throw error;
     scope.log({ category: 'action', message: `${method} on ${selector || 'the page'} failed`, level: 1 });

@@ -4,19 +4,21 @@
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { ActRequest, ActResult, Action } from '../types.js';
 import { toAction } from './chosen-action.js';
+import { startOf, type FrameTarget } from './frame-target.js';
 import type { ModelRun } from '../inference/model-run.js';
 import { snapshotOf } from '../snapshot/page-snapshot.js';
 import { performAction } from './perform-action.js';
 
 export async function healAction(
   scope: OperationScope,
+  at: FrameTarget,
   request: ActRequest & { input: Action },
   failed: ActResult,
   run: ModelRun,
 ): Promise<ActResult> {
   const action: Action = { ...(request.input as Action) };
   const description = action.description!;
-  const frame = await scope.frame(request.frameId);
+  const frame = at.frame;
   const page = frame.page();
   const snapshot = await snapshotOf(scope, frame, { instruction: description });
   const [best] = await run.inference.observe({ instruction: description, snapshot, signal: scope.signal, usage: run.usage });
@@ -30,6 +32,6 @@ export async function healAction(
   const healed: Action = { ...kept, selector: found.selector };
   if (found.backendNodeId !== undefined) healed.backendNodeId = found.backendNodeId;
   scope.log({ category: 'self-heal', message: `selector "${action.selector}" failed; retrying on ${healed.selector}`, level: 1 });
-  const retried = await performAction(scope, { action: healed, variables: request.options?.variables, frame: page.mainFrame() });
+  const retried = await performAction(scope, { action: healed, variables: request.options?.variables, ...(await startOf(at, healed)) });
   return { ...retried, message: `${retried.message} (self-healed: the given selector failed: ${failed.message})` };
 }
