@@ -4,8 +4,8 @@ import { OPEN_LOOPBACK_POLICY, parsePolicyRules, type NavigationPolicy } from '.
 import { cacheDirFromEnv } from './cache/act-cache.js';
 import { DeckhandError } from './errors.js';
 import type { ModelEnv } from './models/model-config.js';
-import { maxSessionsFor, memoryLimitBytes } from './browser/provider/session-capacity.js';
-import { browserIdentityFromEnv, type BrowserIdentity } from './browser/chromium/browser-user.js';
+import { maxSessionsFor, memoryLimitBytes } from './host/session-capacity.js';
+import { browserIdentityFromEnv, type BrowserIdentity } from './host/browser-user.js';
 
 export interface CoreConfig {
   /** Live sessions allowed at once, across all projects. */
@@ -55,7 +55,7 @@ export interface CoreConfig {
   poolMaxAgeMs: number;
   /** Sessions of one project sharing one browser as contexts; 1 gives every session a browser of its own. */
   contextsPerBrowser: number;
-  /** Who Chromium runs as and whether its sandbox is on (browser/chromium/browser-user.ts). */
+  /** Who Chromium runs as and whether its sandbox is on (host/browser-user.ts). */
   browserIdentity: BrowserIdentity;
   /** V8 heap limit of each renderer in MiB (0: Chromium's own, about 4 GiB), so one page cannot hold gigabytes. */
   pageHeapMb: number;

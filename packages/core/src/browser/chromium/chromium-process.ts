@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { CdpTransport } from '../cdp/cdp-mux.js';
-import type { BrowserUser } from './browser-user.js';
+import type { BrowserUser } from '../../host/browser-user.js';
 
 export interface ChromiumProcess {
   readonly pid: number | undefined;

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { chmod, lchown, lstat, mkdir, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { BrowserUser } from '../chromium/browser-user.js';
+import type { BrowserUser } from '../../host/browser-user.js';
 
 /**
  * A directory name for a project id, distinct for distinct ids: bytes other than letters, digits,

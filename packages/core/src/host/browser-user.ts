@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DeckhandError } from '../../errors.js';
+import { DeckhandError } from '../errors.js';
 
 export interface BrowserUser {
   name: string;
