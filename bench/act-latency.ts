@@ -6,7 +6,7 @@
 // machine's changing load hits every row alike. Run: npx tsx bench/act-latency.ts [rounds]
 import { chromium } from 'playwright-core';
 import { findChromium } from '../packages/core/src/index.js';
-import { SHADOW_HOOK_SCRIPT } from '../packages/core/src/browser/shadow-hook.js';
+import { SHADOW_HOOK_SCRIPT } from '../packages/core/src/browser/page-hooks/shadow-hook.js';
 import { captureSnapshot } from '../packages/core/src/snapshot/index.js';
 import { startServer } from '../packages/server/src/index.js';
 import { startFixtureServer } from '../test/support/fixture-server.js';

@@ -4,7 +4,7 @@
 // socket to the same mux. The baseline is a browser's own DevTools port, as clients had before.
 // Run: npx tsx bench/cdp-proxy.ts [round trips]
 import { chromium } from 'playwright-core';
-import { servePrivateCdp } from '../packages/core/src/browser/cdp-websocket.js';
+import { servePrivateCdp } from '../packages/core/src/browser/cdp/cdp-websocket.js';
 import { startServer } from '../packages/server/src/index.js';
 import { startExternalChromium } from '../test/support/processes.js';
 

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { processTree } from '../packages/core/src/browser/process-tree.js';
+import { processTree } from '../packages/core/src/browser/chromium/process-tree.js';
 import { startFixtureServer } from '../test/support/fixture-server.js';
 
 const argv = process.argv.slice(2);

@@ -6,8 +6,8 @@
 import { createSessionManager, findChromium, loadCoreConfigFromEnv } from '../packages/core/src/index.js';
 import { createApp, loadServerConfig, startServer } from '../packages/server/src/index.js';
 import { createCdpProxy } from '../packages/server/src/cdp-proxy.js';
-import { createDevtoolsLinks } from '../packages/server/src/devtools-link.js';
-import { createLiveTokens } from '../packages/server/src/live-tokens.js';
+import { createDevtoolsLinks } from '../packages/server/src/live-page/devtools-link.js';
+import { createLiveTokens } from '../packages/server/src/live-page/live-tokens.js';
 import { createLogger } from '../packages/server/src/logger.js';
 import { createServerMetrics, type ServerMetrics } from '../packages/server/src/metrics.js';
 

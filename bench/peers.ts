@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import type { Stagehand } from '@browserbasehq/stagehand';
-import { SHADOW_HOOK_SCRIPT } from '../packages/core/src/browser/shadow-hook.js';
+import { SHADOW_HOOK_SCRIPT } from '../packages/core/src/browser/page-hooks/shadow-hook.js';
 import { captureSnapshot } from '../packages/core/src/snapshot/index.js';
 import { ALLOW_FIXTURES, startFixtureServer } from '../test/support/fixture-server.js';
 import { startModelServer } from '../test/support/model-server.js';

@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
-import { findChromium } from '../packages/core/src/browser/chromium-path.js';
+import { findChromium } from '../packages/core/src/browser/chromium/chromium-path.js';
 import { OPEN_LOOPBACK_POLICY } from '../packages/core/src/network/network-policy.js';
 import { startPolicyProxy } from '../packages/core/src/network/policy-proxy.js';
 

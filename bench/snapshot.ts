@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { chromium, type Page } from 'playwright-core';
-import { SHADOW_HOOK_SCRIPT } from '../packages/core/src/browser/shadow-hook.js';
+import { SHADOW_HOOK_SCRIPT } from '../packages/core/src/browser/page-hooks/shadow-hook.js';
 import { captureSnapshot, DEFAULT_TOKEN_BUDGET } from '../packages/core/src/snapshot/index.js';
 import { CHROMIUM, CHROMIUM_ARGS, localStagehand } from './support/stagehand-local.js';
 import { median } from './support/stats.js';

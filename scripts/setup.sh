@@ -11,7 +11,7 @@ if ! command -v chromium-headless-shell >/dev/null 2>&1 || ! command -v chromium
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-headless-shell curl python3 >/dev/null
 fi
 [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
-# A server running as root launches Chromium as this user (packages/core/src/browser/browser-user.ts): a system
+# A server running as root launches Chromium as this user (packages/core/src/host/browser-user.ts): a system
 # user with no login shell and a home of its own (Chromium keeps its caches there), in no group of the server's.
 if [ "$(id -u)" = "0" ] && ! id deckhand-browser >/dev/null 2>&1; then
   useradd --system --user-group --create-home --home-dir /var/lib/deckhand-browser --shell /usr/sbin/nologin deckhand-browser

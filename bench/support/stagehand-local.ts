@@ -1,6 +1,6 @@
 // Stagehand 3.7.3 in LOCAL mode on the Chromium Deckhand uses (nothing downloads here), quiet.
 import { Stagehand, type V3Options } from '@browserbasehq/stagehand';
-import { findChromium } from '../../packages/core/src/browser/chromium-path.js';
+import { findChromium } from '../../packages/core/src/browser/chromium/chromium-path.js';
 
 export const CHROMIUM = process.env.CHROMIUM ?? findChromium(true);
 /** The flags every peer's browser gets in the benches (no sandbox in this container, nothing phoning home). */

@@ -66,6 +66,22 @@ describe('operations without a model', () => {
     expectError(await ctx.api.call('act', { id, body: { input: { selector: 'body' }, frameId: 'NOPE' }, headers: json }), 400, 'frame_not_found');
   });
 
+  it('acts on an instruction in the frame frameId names, answering a selector from the main frame', async () => {
+    const id = await ctx.startSession();
+    await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('iframe.html') } });
+    const frameId = await firstChildFrameId(ctx.api, id);
+    const reply = await ctx.api.call('act', { id, body: { input: 'click the Inner button', frameId }, headers: json });
+    expectOk(reply);
+    const { success, actions } = reply.body.data.result;
+    expect(success).toBe(true);
+    // Replayable without the frameId: the path runs from the main frame through the iframe.
+    expect(actions[0].selector).toMatch(/^xpath=\/html\/body\[1\]\/div\[1\]\/iframe\[1\]\/html\/body\[1\]\/button\[1\]$/);
+    const framed = await ctx.api.call('extract', { id, body: { options: { selector: '#log' }, frameId }, headers: json });
+    expect(framed.body.data.result.pageText).toContain('clicked: inner');
+    const replayed = await ctx.api.call('act', { id, body: { input: actions[0] }, headers: json });
+    expect(replayed.body.data.result.success).toBe(true);
+  });
+
   it('runs concurrent operations on one session one at a time, and records them for replay', async () => {
     const id = await ctx.sessionOn('slow.html');
     const [first, second] = await Promise.all([

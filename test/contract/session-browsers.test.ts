@@ -7,7 +7,7 @@ import { driverFor, type Driver } from '../support/drivers';
 import { expectOk, START_BODY } from '../support/contract';
 import { ALLOW_FIXTURES, startFixtureServer, type FixtureServer } from '../support/fixture-server';
 import { browserPidOf, isRunning, launchedBrowsers } from '../support/processes';
-import { processTree } from '../../packages/core/src/browser/process-tree';
+import { processTree } from '../../packages/core/src/browser/chromium/process-tree';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let fixtures: FixtureServer;

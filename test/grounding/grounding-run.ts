@@ -2,7 +2,7 @@
 // each by what happened in the page, read by a separate DevTools client, never by the act's report.
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
-import { servePrivateCdp } from '../../packages/core/src/browser/cdp-websocket.js';
+import { servePrivateCdp } from '../../packages/core/src/browser/cdp/cdp-websocket.js';
 import { DEFAULT_CORE_CONFIG } from '../../packages/core/src/config.js';
 import { createSessionManager } from '../../packages/core/src/session/session-manager.js';
 import type { Session } from '../../packages/core/src/session/session.js';

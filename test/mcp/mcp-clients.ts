@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { commandLineOf, processTree } from '../../packages/core/src/browser/process-tree';
+import { commandLineOf, processTree } from '../../packages/core/src/browser/chromium/process-tree';
 
 export type Era = 'legacy' | 'modern';
 

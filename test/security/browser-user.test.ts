@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { processTree } from '../../packages/core/src/browser/process-tree';
+import { processTree } from '../../packages/core/src/browser/chromium/process-tree';
 import { expectOk, useContract } from '../support/contract';
 
 const SECRET = 'sk-server-secret-for-the-browser-user-test';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { commandLineOf, isRunning, processTree } from '../../packages/core/src/browser/process-tree';
+import { commandLineOf, isRunning, processTree } from '../../packages/core/src/browser/chromium/process-tree';
 import { rawCdp } from './raw-cdp';
 
 export { isRunning };

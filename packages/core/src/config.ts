@@ -4,8 +4,8 @@ import { OPEN_LOOPBACK_POLICY, parsePolicyRules, type NavigationPolicy } from '.
 import { cacheDirFromEnv } from './cache/act-cache.js';
 import { DeckhandError } from './errors.js';
 import type { ModelEnv } from './models/model-config.js';
-import { maxSessionsFor, memoryLimitBytes } from './browser/session-capacity.js';
-import { browserIdentityFromEnv, type BrowserIdentity } from './browser/browser-user.js';
+import { maxSessionsFor, memoryLimitBytes } from './host/session-capacity.js';
+import { browserIdentityFromEnv, type BrowserIdentity } from './host/browser-user.js';
 
 export interface CoreConfig {
   /** Live sessions allowed at once, across all projects. */
@@ -49,17 +49,17 @@ export interface CoreConfig {
   navigationPolicy: NavigationPolicy;
   /** The agent's web search (useSearch); none configured makes useSearch a 400. */
   search?: SearchProvider;
-  /** Browsers launched ahead of need (0: none); see browser/warm-pool.ts. */
+  /** Browsers launched ahead of need (0: none); see browser/provider/warm-pool.ts. */
   poolSize: number;
   /** A pooled browser older than this is replaced (0: kept however old). */
   poolMaxAgeMs: number;
   /** Sessions of one project sharing one browser as contexts; 1 gives every session a browser of its own. */
   contextsPerBrowser: number;
-  /** Who Chromium runs as and whether its sandbox is on (browser/browser-user.ts). */
+  /** Who Chromium runs as and whether its sandbox is on (host/browser-user.ts). */
   browserIdentity: BrowserIdentity;
   /** V8 heap limit of each renderer in MiB (0: Chromium's own, about 4 GiB), so one page cannot hold gigabytes. */
   pageHeapMb: number;
-  /** Bytes one project's downloads and profiles may hold on disk (0: no limit); see browser/project-disk-quota.ts. */
+  /** Bytes one project's downloads and profiles may hold on disk (0: no limit); see browser/project-data/project-disk-quota.ts. */
   projectDiskBytes: number;
   /** Operations one session may hold, running or waiting for their turn; past it a new one is a 429. */
   sessionQueueMax: number;

@@ -3,10 +3,10 @@
 // behind ours with its credentials kept off the command line, and the proxy ends with the session.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildChromiumArgs } from '../src/browser/chromium-args.js';
+import { buildChromiumArgs } from '../src/browser/chromium/chromium-args.js';
 import { parsePolicyRules } from '../src/network/network-policy.js';
 import type { Session } from '../src/session/session.js';
-import { commandLineOf } from '../src/browser/process-tree.js';
+import { commandLineOf } from '../src/browser/chromium/process-tree.js';
 import { startHitRecorder, type HitRecorder } from '../../../test/support/hit-recorder.js';
 import { startRecordingProxy, type RecordingProxy } from '../../../test/support/recording-proxy.js';
 import { opContext, startFixtureServer, testManager, textOf, type FixtureServer } from './session-harness.js';

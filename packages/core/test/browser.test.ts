@@ -2,7 +2,7 @@
 // attach through, Chromium switches, attach mode, and that ending a session leaves no Chromium behind.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandLineOf, isRunning, processTree } from '../src/browser/process-tree.js';
+import { commandLineOf, isRunning, processTree } from '../src/browser/chromium/process-tree.js';
 import { listeningPorts, startExternalChromium } from '../../../test/support/processes.js';
 import { attachObserver, opContext, startFixtureServer, testManager, type FixtureServer } from './session-harness.js';
 

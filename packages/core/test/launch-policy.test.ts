@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkLaunchOptions } from '../src/browser/launch-policy.js';
-import { projectDirName } from '../src/browser/project-data-dir.js';
+import { checkLaunchOptions } from '../src/browser/chromium/launch-policy.js';
+import { projectDirName } from '../src/browser/project-data/project-data-dir.js';
 import { DEFAULT_CORE_CONFIG } from '../src/config.js';
 import type { LaunchOptions } from '../src/types.js';
 

@@ -4,8 +4,8 @@
 // a document and in a shadow root; malformed paths are clear errors.
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserHandle } from '../src/browser/browser-handle.js';
-import { launchLocalBrowser } from '../src/browser/launch-local.js';
+import type { BrowserHandle } from '../src/browser/provider/browser-handle.js';
+import { launchLocalBrowser } from '../src/browser/provider/launch-local.js';
 import { DEFAULT_CORE_CONFIG } from '../src/config.js';
 import { resolveBackendNodeId } from '../src/selectors/backend-node.js';
 import { parseDeepXPath } from '../src/selectors/deep-xpath.js';

@@ -1,7 +1,7 @@
 // DECKHAND_MAX_SESSIONS when unset: derived from memory, sensible on a laptop and on a big server.
 import { describe, expect, it } from 'vitest';
-import { maxSessionsFor, memoryLimitBytes } from '../src/browser/session-capacity.js';
-import { isShareable } from '../src/browser/shareable.js';
+import { maxSessionsFor, memoryLimitBytes } from '../src/host/session-capacity.js';
+import { isShareable } from '../src/browser/provider/shareable.js';
 import { DEFAULT_CORE_CONFIG, loadCoreConfigFromEnv } from '../src/config.js';
 
 const GIB = 1024 ** 3;

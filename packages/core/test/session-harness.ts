@@ -1,7 +1,7 @@
 // Shared setup for the core tests: a fixture server, a session manager with small limits, a
 // context that collects log lines, and the page text of a selector.
 import { chromium, type Browser } from 'playwright-core';
-import { servePrivateCdp } from '../src/browser/cdp-websocket.js';
+import { servePrivateCdp } from '../src/browser/cdp/cdp-websocket.js';
 import { DEFAULT_CORE_CONFIG, type CoreConfig } from '../src/config.js';
 import type { Session } from '../src/session/session.js';
 import { createSessionManager } from '../src/session/session-manager.js';

@@ -1,7 +1,7 @@
 // Session lifecycle: project isolation, 404 vs 410, limits, idle expiry, crash isolation, the
 // one-at-a-time queue and replay.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRunning, processTree } from '../src/browser/process-tree.js';
+import { isRunning, processTree } from '../src/browser/chromium/process-tree.js';
 import { DeckhandError } from '../src/errors.js';
 import { opContext, startFixtureServer, testManager, type FixtureServer } from './session-harness.js';
 

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHADOW_HOOK_SCRIPT } from '../src/browser/shadow-hook.js';
+import { SHADOW_HOOK_SCRIPT } from '../src/browser/page-hooks/shadow-hook.js';
 import { resolveBackendNodeId, resolveTarget } from '../src/selectors/index.js';
 import { captureSnapshot, estimateTokens, type PageSnapshot } from '../src/snapshot/index.js';
 

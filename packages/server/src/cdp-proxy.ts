@@ -4,11 +4,10 @@
 // the session's browser. The token stands in for the API key, which websocket clients rarely send: it
 // is an HMAC of the project and session under a secret made at server start, so it needs no storage
 // and dies with the server.
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DeckhandError, isDeckhandError, type Session, type SessionManager } from '@deckhand/core';
-import { errorBody } from './errors';
 import { publicUrl } from './public-url';
-import type { UpgradeDecision, UpgradeRefusal } from './serve/adapter';
+import { reject, type UpgradeDecision } from './serve/adapter';
 
 const CDP_PATH = /^\/v1\/sessions\/([^/]+)\/cdp$/;
 
@@ -69,8 +68,4 @@ export function safeDecode(piece: string): string {
   } catch {
     return piece;
   }
-}
-
-export function reject(error: DeckhandError): UpgradeRefusal {
-  return { status: error.status, body: JSON.stringify(errorBody(error.code, error.message)), requestId: randomUUID() };
 }

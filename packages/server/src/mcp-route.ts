@@ -8,7 +8,7 @@ import { DeckhandError, firstLine, type SessionManager } from '@deckhand/core';
 import { createMcpEndpoint, MCP_SERVER_VERSION, presentedMcpKey, sessionOptionsFromQuery, type McpEndpoint } from '@deckhand/mcp';
 import { isLoopback, OPEN_PROJECT, type ServerConfig } from './config';
 import type { AppEnv } from './env';
-import type { LiveTokens } from './live-tokens';
+import type { LiveTokens } from './live-page/live-tokens';
 import type { Logger } from './logger';
 
 export function createHostedMcp(sessions: SessionManager, config: ServerConfig, logger: Logger, live: LiveTokens): McpEndpoint {

@@ -2,7 +2,7 @@
 // is a DevTools session in a browser, and one client opening hundreds would weigh on every session of
 // that browser. Past the cap an upgrade is answered 429 naming the bound; closing one frees its place.
 import { DeckhandError, KeyedCounts, type CdpChannel } from '@deckhand/core';
-import { reject } from './cdp-proxy';
+import { reject } from './serve/adapter';
 import type { UpgradeDecision } from './serve/adapter';
 
 export interface RelaySockets {

@@ -5,7 +5,7 @@
 import { DeckhandError } from '../errors.js';
 import type { ComputerCall, ComputerConversation } from '../models/computer-use.js';
 import type { ModelClient } from '../models/model-client.js';
-import { variableInfo } from '../operations/model-act.js';
+import { variableInfo } from '../act/model-act.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import { maskSecretsDeep } from '../secrets/mask-secrets.js';
 import type { Screenshot } from '../tools/browser-tools.js';

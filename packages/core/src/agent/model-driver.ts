@@ -4,7 +4,7 @@
 import type { ModelMessage } from 'ai';
 import type { ModelClient } from '../models/model-client.js';
 import type { ToolCall } from '../models/tool-step.js';
-import { variableInfo } from '../operations/model-act.js';
+import { variableInfo } from '../act/model-act.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import { maskSecretsDeep } from '../secrets/mask-secrets.js';
 import type { Screenshot } from '../tools/browser-tools.js';

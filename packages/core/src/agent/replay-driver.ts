@@ -4,8 +4,8 @@
 // its name, or a name it had). The first step that no longer fits hands the rest of the run to the
 // driver `fallBack` gives (the model's, or the offline one), on the same loop, so the count runs on.
 import { z } from 'zod';
-import { performAction } from '../actions/perform-action.js';
-import { REPLAY_LOOKUP_MS, targetChange } from '../operations/cached-act.js';
+import { performAction } from '../act/perform-action.js';
+import { REPLAY_LOOKUP_MS, targetChange } from '../act/cached-act.js';
 import { toolCatalog, toolNamed } from '../tools/catalog.js';
 import { defineTool, type Tool } from '../tools/tool.js';
 import type { AgentDriver, StepContext, StepEnd } from './agent-driver.js';

@@ -3,7 +3,7 @@
 // the agent cache's replay when the run uses the cache. The operation's one deadline bounds the run;
 // the loop stops a little before it (ANSWER_MARGIN_MS) so a run out of time still answers what it did.
 import { createModelClient } from '../models/model-client.js';
-import { modelSourcesOf } from '../operations/model-run.js';
+import { modelSourcesOf } from '../inference/model-run.js';
 import { Deadline } from '../scope/deadline.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { AgentResultDataOutput } from '../types.js';

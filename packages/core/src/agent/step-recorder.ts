@@ -3,7 +3,7 @@
 // records Actions (act, fillForm) the page's outline is read, so each Action the call resolved to
 // keeps the role and name its selector named then.
 import type { CachedTarget } from '../cache/index.js';
-import { snapshotOf } from '../operations/page-snapshot.js';
+import { snapshotOf } from '../snapshot/page-snapshot.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { Tool, ToolRecording } from '../tools/tool.js';
 import type { Action, FrameId } from '../types.js';

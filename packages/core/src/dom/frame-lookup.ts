@@ -2,7 +2,7 @@
 // A process's Page.getFrameTree lists its in-process frames; an out-of-process iframe is missing
 // from its parent's tree and has its own CDP session, whose tree starts at that frame.
 import type { BrowserContext, Frame, Page } from 'playwright-core';
-import { sendCdp } from '../browser/cdp-session.js';
+import { sendCdp } from '../browser/cdp/cdp-session.js';
 import { DeckhandError } from '../errors.js';
 import { readFrame } from './frame-read.js';
 

@@ -5,7 +5,7 @@
 // ("done": calm, and the DOM quiet for quietMs). A client that reads at once waits as long as the page
 // needs; one that thinks first waits nothing.
 import type { BrowserContext, Frame, Page } from 'playwright-core';
-import { sendCdp } from '../browser/cdp-session.js';
+import { sendCdp } from '../browser/cdp/cdp-session.js';
 import { activityOf, startWatch, stopWatch, type FrameActivity } from './activity-watch.js';
 import { NetworkMonitor } from './network-monitor.js';
 import { followPageTargets, pageTargetsIn } from './page-targets.js';

@@ -6,14 +6,10 @@ import { createAzure } from '@ai-sdk/azure';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createVertex } from '@ai-sdk/google-vertex';
 import { createOpenAI } from '@ai-sdk/openai';
-import type { wrapLanguageModel } from 'ai';
 import { DeckhandError } from '../errors.js';
 import { credentialSecrets, type Credentials } from './keys.js';
-import type { AzureModelConfig, ModelEnv, VertexModelConfig } from './model-config.js';
+import type { AzureModelConfig, LanguageModelV3, ModelEnv, VertexModelConfig } from './model-config.js';
 import type { ModelTarget } from './resolve-model.js';
-
-/** An AI SDK 6 language model object (what the providers' packages return); the type `ai` does not export under this name. */
-export type LanguageModelV3 = Parameters<typeof wrapLanguageModel>[0]['model'];
 
 /** Sampling settings of an in-process caller (the client's modelClientOptions); the wire has no place for them. */
 export interface ModelSampling {

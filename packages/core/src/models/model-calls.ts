@@ -3,7 +3,7 @@
 // (a structured answer and its retry, each agent turn, Anthropic's computer use) is seen once, as
 // the provider is asked it. OpenAI's and Google's computer use speak HTTP themselves and are not seen.
 import { wrapLanguageModel } from 'ai';
-import type { LanguageModelV3 } from './language-model.js';
+import type { LanguageModelV3 } from './model-config.js';
 import { toModelError, type ModelCallSite } from './model-error.js';
 
 export interface ModelCallRecord {

@@ -2,8 +2,7 @@
 // no SDK objects (but the one an in-process caller handed over as the session's model, passed
 // through) — so resolution rules live in one place and are testable on their own.
 import { DeckhandError, isDeckhandError } from '../errors.js';
-import type { LanguageModelV3 } from './language-model.js';
-import type { LegacyProvider, ModelConfig } from './model-config.js';
+import type { LanguageModelV3, LegacyProvider, ModelConfig } from './model-config.js';
 
 export type ProviderKind =
   | 'openai'

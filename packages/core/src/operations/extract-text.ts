@@ -4,7 +4,7 @@ import { readAcrossNavigation } from '../dom/read-across-navigation.js';
 import { visibleTextOf } from '../dom/visible-text.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { ExtractRequest } from '../types.js';
-import { reportSkippedFrames, resolveScope, settledForRead } from './page-snapshot.js';
+import { reportSkippedFrames, resolveScope, settledForRead } from '../snapshot/page-snapshot.js';
 
 export async function extractText(scope: OperationScope, request: ExtractRequest): Promise<{ pageText: string }> {
   const frame = await scope.frame(request.frameId);

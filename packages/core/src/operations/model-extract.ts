@@ -4,8 +4,8 @@ import { DeckhandError } from '../errors.js';
 import { assertUsableSchema, validateAgainstSchema } from '../models/json-schema.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { ExtractRequest } from '../types.js';
-import { withModel } from './model-run.js';
-import { snapshotOf } from './page-snapshot.js';
+import { withModel } from '../inference/model-run.js';
+import { snapshotOf } from '../snapshot/page-snapshot.js';
 
 export function extractWithModel(scope: OperationScope, request: ExtractRequest): Promise<unknown> {
   const options = request.options ?? {};

@@ -2,7 +2,7 @@
 // shape of CDP's Network.Response, without its body.
 import { randomUUID } from 'node:crypto';
 import type { Frame, Page, Response } from 'playwright-core';
-import { sendCdp } from '../browser/cdp-session.js';
+import { sendCdp } from '../browser/cdp/cdp-session.js';
 import { abandonSettle } from '../dom/settle.js';
 import { assertDestinationAllowed, destinationBlocked } from '../network/destination-check.js';
 import { canonicalHost } from '../network/ip-address.js';

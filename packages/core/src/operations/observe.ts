@@ -2,9 +2,9 @@
 // there is none), each as a replayable Action.
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { Action, ObserveRequest } from '../types.js';
-import { toActions } from './chosen-action.js';
-import { withModel } from './model-run.js';
-import { snapshotOf } from './page-snapshot.js';
+import { toActions } from '../act/chosen-action.js';
+import { withModel } from '../inference/model-run.js';
+import { snapshotOf } from '../snapshot/page-snapshot.js';
 
 /** Backend node ids cost a CDP round trip each; a long list gets them for its first entries only. */
 const BACKEND_ID_LIMIT = 25;

@@ -1,6 +1,7 @@
 // The per-session settings a start request carries, normalised once.
 import type { CoreConfig } from '../config.js';
-import type { LanguageModelV3, ModelSampling } from '../models/language-model.js';
+import type { LanguageModelV3 } from '../models/model-config.js';
+import type { ModelSampling } from '../models/language-model.js';
 import type { OnModelCall } from '../models/model-calls.js';
 import { DEFAULT_MODEL } from '../models/resolve-model.js';
 import type { StartRequest } from '../types.js';

@@ -5,7 +5,7 @@
 // out-of-process frame's own. Which frames the path crosses, the Playwright reader says first.
 
 import type { Frame, Page } from 'playwright-core';
-import { hasOwnCdpSession, sendCdp } from '../browser/cdp-session.js';
+import { hasOwnCdpSession, sendCdp } from '../browser/cdp/cdp-session.js';
 import { parseDeepXPath, SelectorSyntaxError } from './deep-xpath.js';
 import { frameChain } from './frame-path.js';
 import { resolveTarget } from './resolve-target.js';

@@ -3,8 +3,8 @@
 // declared side by side in one wrapper here (so they may call each other by name) and handed to it
 // as its second argument.
 
-import { pointerListenersOf } from '../browser/listener-hook.js';
-import { shadowRootOf } from '../browser/shadow-hook.js';
+import { pointerListenersOf } from '../browser/page-hooks/listener-hook.js';
+import { shadowRootOf } from '../browser/page-hooks/shadow-hook.js';
 import { elementPath, pathStep } from './element-path.js';
 
 /** Helpers every in-page function may call: the open-or-closed shadow root lookup, the path writer, pointer-listener marks. */
@@ -16,18 +16,24 @@ export interface InPageLib {
 }
 
 /**
- * Wraps `fn(arg, lib)` as a standalone `(arg) => result` whose source carries the helpers.
- * `__name` is declared because some TypeScript transpilers (tsx, esbuild keepNames) wrap named
- * inner functions in calls to it, which would not exist in the page.
+ * Wraps `fn(arg, lib)` as a standalone `(arg) => result` whose source carries the helpers, and the
+ * in-page `modules` given (each a self-contained function, reached as lib.<name>: a large in-page
+ * function is split into them). `__name` is declared because some TypeScript transpilers (tsx,
+ * esbuild keepNames) wrap named inner functions in calls to it, which would not exist in the page.
  */
-export function inPage<A, R>(fn: (arg: A, lib: InPageLib) => R): (arg: A) => R {
+export function inPage<A, R, M extends Record<string, (...args: never[]) => unknown> = Record<never, never>>(
+  fn: (arg: A, lib: InPageLib & M) => R,
+  modules?: M,
+): (arg: A) => R {
+  const names = Object.keys(modules ?? {});
   const source = `(arg) => {
     const __name = (f) => f;
     const shadowRootOf = ${shadowRootOf};
     const pathStep = ${pathStep};
     const elementPath = ${elementPath};
     const pointerListenersOf = ${pointerListenersOf};
-    return (${fn})(arg, { shadowRootOf, pathStep, elementPath, pointerListenersOf });
+    ${names.map((name) => `const ${name} = ${modules![name]};`).join('\n    ')}
+    return (${fn})(arg, { shadowRootOf, pathStep, elementPath, pointerListenersOf, ${names.join(', ')} });
   }`;
   return new Function(`return ${source}`)() as (arg: A) => R;
 }

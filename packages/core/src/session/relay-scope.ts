@@ -4,8 +4,8 @@
 // a project file a client hands the page becomes the browser user's too, since Chromium opens it.
 import { lchown, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { RelayScope } from '../browser/relay-allowlist.js';
-import { confinedDirectory, giveToBrowserUser, projectDataDir, projectDirName } from '../browser/project-data-dir.js';
+import type { RelayScope } from '../browser/cdp/relay-allowlist.js';
+import { confinedDirectory, giveToBrowserUser, projectDataDir, projectDirName } from '../browser/project-data/project-data-dir.js';
 import type { CoreConfig } from '../config.js';
 
 export interface SessionRelayScope extends RelayScope {

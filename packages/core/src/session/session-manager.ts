@@ -1,12 +1,13 @@
 // Creates, finds and ends sessions. A project sees only its own sessions: another project's id is
 // reported as unknown (404), an ended one of its own as gone (410).
-import { openBrowser } from '../browser/open-browser.js';
-import { ProjectBrowsers, type BrowserStats } from '../browser/project-browsers.js';
-import { ProjectDiskQuota } from '../browser/project-disk-quota.js';
+import { openBrowser } from '../browser/provider/open-browser.js';
+import { ProjectBrowsers, type BrowserStats } from '../browser/provider/project-browsers.js';
+import { ProjectDiskQuota } from '../browser/project-data/project-disk-quota.js';
 import type { CoreConfig } from '../config.js';
 import { DeckhandError } from '../errors.js';
 import { checkModelName } from '../models/resolve-model.js';
-import type { LanguageModelV3, ModelSampling } from '../models/language-model.js';
+import type { LanguageModelV3 } from '../models/model-config.js';
+import type { ModelSampling } from '../models/language-model.js';
 import type { OnModelCall } from '../models/model-calls.js';
 import type { StartRequest } from '../types.js';
 import { goneError, Session, type SessionState } from './session.js';

@@ -1,7 +1,7 @@
 // The values a session was sent as variables. Each is a secret for the rest of the session's life,
 // whichever request sent it: every read-back masks them all (see mask-secrets.ts). Kept in memory
 // only, never logged, recorded or cached.
-import { variableValues } from '../actions/variables.js';
+import { variableValues } from '../act/variables.js';
 import type { Variables } from '../types.js';
 import { REQUEST_BOUNDS, refuse } from '../request-bounds.js';
 

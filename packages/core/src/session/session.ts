@@ -1,16 +1,16 @@
 // A browser session: its browser, settings, active page, operation queue, history and secrets. Every
 // operation takes the session's turn, is recorded for replay, has the session's secrets masked in
 // whatever it reads back, and fails with session_gone once the session has ended, crashed or expired.
-import type { CdpChannel } from '../browser/cdp-mux.js';
+import type { CdpChannel } from '../browser/cdp/cdp-mux.js';
 import { randomUUID } from 'node:crypto';
 import type { Frame, Page } from 'playwright-core';
-import type { BrowserHandle } from '../browser/browser-handle.js';
+import type { BrowserHandle } from '../browser/provider/browser-handle.js';
 import type { CoreConfig } from '../config.js';
 import { findFrameById, frameIdOf } from '../dom/frame-lookup.js';
 import { DeckhandError, isDeckhandError } from '../errors.js';
 import { planAgent, type AgentPlan } from '../agent/agent-request.js';
 import { runAgent } from '../agent/run-agent.js';
-import { act } from '../operations/act.js';
+import { act } from '../act/act.js';
 import { actCacheFor } from '../operations/act-cache-store.js';
 import { extractText } from '../operations/extract-text.js';
 import { extractWithModel } from '../operations/model-extract.js';
@@ -35,7 +35,7 @@ import type {
   ReplayResult,
 } from '../types.js';
 import { ActivePage } from './active-page.js';
-import { relayChannel } from '../browser/relay-channel.js';
+import { relayChannel } from '../browser/cdp/relay-channel.js';
 import { relayScopeOf, type SessionRelayScope } from './relay-scope.js';
 import { SessionHistory } from './history.js';
 import type { OpContext, OperationScope } from '../scope/operation-scope.js';

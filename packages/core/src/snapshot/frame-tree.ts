@@ -5,8 +5,9 @@ import type { ElementHandle, Frame } from 'playwright-core';
 import { readFrame, type SkippedFrame } from '../dom/frame-read.js';
 import { inPage } from '../selectors/index.js';
 import { walkFrame, type WalkArgs, type WalkResult } from './page-walker.js';
+import { WALK_MODULES } from './walk/index.js';
 
-const walkScript = inPage(walkFrame);
+const walkScript = inPage(walkFrame, WALK_MODULES);
 
 /**
  * Lines of `frame` and its descendant frames; xpaths are deep, relative to `frame`'s document. A child

@@ -2,11 +2,11 @@
 // in one call), select (an option of a drop-down list), observe (the elements an instruction names), outline (the page's elements with
 // roles, names and values) and extract.
 import { z } from 'zod';
-import { act } from '../operations/act.js';
+import { act } from '../act/act.js';
 import { extractText } from '../operations/extract-text.js';
 import { extractWithModel } from '../operations/model-extract.js';
 import { observe } from '../operations/observe.js';
-import { snapshotOf } from '../operations/page-snapshot.js';
+import { snapshotOf } from '../snapshot/page-snapshot.js';
 import { REQUEST_BOUNDS } from '../request-bounds.js';
 import type { ActResult } from '../types.js';
 import { pageSentence, pageStateOf, type PageState } from './page-state.js';

@@ -2,7 +2,7 @@
 // keys, wait, and take a screenshot. Keys may carry %variable% placeholders, replaced only as they are typed.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { substituteVariables } from '../actions/variables.js';
+import { substituteVariables } from '../act/variables.js';
 import { navigate } from '../operations/navigate.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import { pageSentence, pageStateOf, type PageState } from './page-state.js';

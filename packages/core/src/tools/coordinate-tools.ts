@@ -4,7 +4,7 @@
 // it shows at scale 1); a point outside it is a refused call, never a click somewhere else.
 import { z } from 'zod';
 import type { Page } from 'playwright-core';
-import { substituteVariables } from '../actions/variables.js';
+import { substituteVariables } from '../act/variables.js';
 import { ActionSettle, settledBeforeRead } from '../dom/settle.js';
 import { DeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';

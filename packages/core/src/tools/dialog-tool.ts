@@ -4,7 +4,7 @@
 // an open dialog freezes its page, and the act that opened it would wait out its whole deadline.
 import type { BrowserContext, Dialog } from 'playwright-core';
 import { z } from 'zod';
-import { substituteVariables } from '../actions/variables.js';
+import { substituteVariables } from '../act/variables.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
 import { defineTool } from './tool.js';
 import type { ToolOptions } from './tool-options.js';

@@ -1,9 +1,9 @@
 // Handing files to the page: `upload` puts files of the project's data directory (and nowhere else:
-// the relay's own check, browser/relay-allowlist.ts) into a file field, named by its label or, when
+// the relay's own check, browser/cdp/relay-allowlist.ts) into a file field, named by its label or, when
 // the page has exactly one, found alone.
 import type { Locator } from 'playwright-core';
 import { z } from 'zod';
-import { confinedFiles } from '../browser/relay-allowlist.js';
+import { confinedFiles } from '../browser/cdp/relay-allowlist.js';
 import { DeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import { pageSentence, pageStateOf } from './page-state.js';

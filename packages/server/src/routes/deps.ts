@@ -2,8 +2,8 @@
 import type { SessionManager } from '@deckhand/core';
 import type { CdpProxy } from '../cdp-proxy';
 import type { ServerConfig } from '../config';
-import type { DevtoolsLinks } from '../devtools-link';
-import type { LiveTokens } from '../live-tokens';
+import type { DevtoolsLinks } from '../live-page/devtools-link';
+import type { LiveTokens } from '../live-page/live-tokens';
 import type { ServerMetrics } from '../metrics';
 
 export interface RouteDeps {

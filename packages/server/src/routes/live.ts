@@ -3,9 +3,9 @@
 // in for the API key. A session that ended recently keeps its page: its final log and last picture.
 import { randomBytes } from 'node:crypto';
 import { DeckhandError, isDeckhandError, type Session } from '@deckhand/core';
-import { redirectNotice } from '../devtools-link';
-import { InFlight } from '../in-flight';
-import { renderLivePage } from '../live-page';
+import { redirectNotice } from '../live-page/devtools-link';
+import { InFlight } from '../live-page/in-flight';
+import { renderLivePage } from '../live-page/live-page';
 import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
 

@@ -5,11 +5,10 @@
 // the body limit's drain bound so that the app's own 413 answers every body up to it.
 import { randomUUID } from 'node:crypto';
 import { CdpRelay, DeckhandError, type CdpChannel } from '@deckhand/core';
-import { reject } from '../cdp-proxy';
 import { DRAIN_LIMIT_BYTES } from '../body-limit';
 import { errorBody, unexpectedMessage } from '../errors';
 import { createLogger } from '../logger';
-import type { Listen } from './adapter';
+import { reject, type Listen } from './adapter';
 
 interface Upgrade {
   open: () => Promise<CdpChannel>;

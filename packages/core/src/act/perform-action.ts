@@ -1,0 +1,109 @@
+// Runs one Action without a model: wait for the previous action to settle, resolve the target, act,
+// and wait until nothing the action started is pending (the DOM's quiet is left to the next read,
+// dom/settle.ts), within the operation's deadline. A target that is missing or refuses the action is
+// a result (success: false), not an error.
+import type { Frame } from 'playwright-core';
+import { directLocator, resolveTarget, type ResolvedTarget } from '../selectors/index.js';
+import { ActionSettle, settledBeforeRead, UNSETTLED_MESSAGE } from '../dom/settle.js';
+import { firstLine, isDeckhandError } from '../errors.js';
+import type { OperationScope } from '../scope/operation-scope.js';
+import type { Action, ActResult, Variables } from '../types.js';
+import { actionMethod } from './action-methods.js';
+import { ActionFailure, explainRefusal } from './action-failure.js';
+import { redactVariables, substituteVariables } from './variables.js';
+
+export interface ActionStep {
+  action: Action;
+  variables?: Variables;
+  /** The frame its selector starts from. */
+  frame: Frame;
+  /** The selector as seen from `frame`, when that is not the action's own (frame-target.ts). */
+  selector?: string;
+  /** How long the target may take to appear and become actionable; default the server's setting. */
+  lookupMs?: number;
+}
+
+export async function performAction(scope: OperationScope, { action, variables, frame, selector: from, lookupMs }: ActionStep): Promise<ActResult> {
+  const method = action.method ?? 'click';
+  const selector = action.selector ?? '';
+  const local = from ?? selector;
+  // Messages name the selector the caller knows, not the part of it that starts at the frame.
+  const written = (message: string) => (local === selector ? message : message.replaceAll(`"${local}"`, `"${selector}"`));
+  const report = (success: boolean, message: string): ActResult => ({
+    success,
+    message: redactVariables(written(message), variables),
+    actionDescription: action.description ?? `${method} ${selector}`.trim(),
+    actions: [action],
+  });
+
+  const handler = actionMethod(method);
+  if (!handler) return report(false, `Unknown action method "${method}"`);
+  if (!selector && !handler.pageLevel) return report(false, `Action "${method}" needs a selector`);
+
+  const page = frame.page();
+  const deadline = scope.deadline;
+  const settled = await settledBeforeRead(page.context(), scope.settings.domSettleTimeoutMs, { quiet: false, signal: scope.signal });
+  if (!settled) scope.log({ category: 'action', message: UNSETTLED_MESSAGE, level: 2 });
+  const waitMs = () => deadline.remaining(lookupMs ?? scope.config.actionabilityTimeoutMs);
+  // A selector Playwright reads as we do is found by the action itself (one call, as page.click);
+  // a deep XPath through frames or shadow roots is walked to a handle first.
+  const locator = local ? directLocator(frame, local) : undefined;
+  // The watch starts while a walked path is looked up (one round trip less); what the page does
+  // meanwhile counts as the action's, which can only make the next operation wait longer.
+  const [resolution, settle] = await Promise.all([local && !locator ? resolveTarget(frame, local, waitMs()) : undefined, ActionSettle.begin(page, frame)]);
+  if (resolution && !resolution.found) {
+    await settle.cancel();
+    return report(false, resolution.reason);
+  }
+  const target = resolution?.target;
+  if (target) await settle.watchAlso(target.frame);
+  try {
+    await handler.run({
+      page,
+      element: locator ?? target?.element,
+      args: (action.arguments ?? []).map((value) => substituteVariables(value, variables)),
+      timeoutMs: waitMs(),
+      resolve: (other) => resolveTarget(target?.frame ?? frame, other, waitMs()),
+    });
+  } catch (error) {
+    await settle.cancel();
+    const failure = page.isClosed() || isDeckhandError(error) ? undefined : await explainFailure(error, target ?? (locator && { frame, selector: local }));
+    release(target);
+    if (!failure) throw error;
+    scope.log({ category: 'action', message: `${method} on ${selector || 'the page'} failed`, level: 1 });
+    return report(false, failure.message);
+  }
+  scope.log({ category: 'action', message: `${handler.verb} ${selector || 'the page'}`, level: 1 });
+  release(target);
+  await settle.actionDone({ quietMs: scope.config.settleQuietMs, timeoutMs: scope.settings.domSettleTimeoutMs });
+  // The act answers once nothing the action started is pending; the DOM's last changes are the next read's to wait for.
+  const calm = await settledBeforeRead(page.context(), scope.settings.domSettleTimeoutMs, { quiet: false, signal: scope.signal });
+  if (!calm) scope.log({ category: 'action', message: 'page did not settle before the bound; continuing', level: 2 });
+  return report(true, `Action [${method}] performed successfully on selector: ${selector || 'the page'}`);
+}
+
+/** Lets the page free the handle; nothing waits for that. */
+function release(target: ResolvedTarget | undefined): void {
+  void target?.element.dispose().catch(() => undefined);
+}
+
+/**
+ * Why the action failed, in words: the element's state when there is one (a locator's element is
+ * looked up once more: it may never have existed), else the error's own first line.
+ */
+async function explainFailure(error: unknown, on: ResolvedTarget | { frame: Frame; selector: string } | undefined): Promise<ActionFailure> {
+  if (error instanceof ActionFailure || !on) return asFailure(error);
+  if ('element' in on) return explainRefusal(on.element, error);
+  const found = await resolveTarget(on.frame, on.selector, 0);
+  if (!found.found) return new ActionFailure(found.reason);
+  try {
+    return await explainRefusal(found.target.element, error);
+  } finally {
+    release(found.target);
+  }
+}
+
+function asFailure(error: unknown): ActionFailure {
+  if (error instanceof ActionFailure) return error;
+  return new ActionFailure(firstLine(error));
+}

@@ -1,0 +1,158 @@
+// The disk a project may fill (DECKHAND_PROJECT_DISK_MB): its data directory (client-chosen profiles and
+// downloads) plus the directories of the browsers its sessions run in (temporary profiles, downloads).
+// A start or an operation of a project at its quota is refused; a download that would take it past the
+// quota is cancelled as soon as Chromium reports its size (or its bytes so far), and Chromium removes
+// the partial file.
+import { resolve } from 'node:path';
+import type { CoreConfig } from '../../config.js';
+import { DeckhandError } from '../../errors.js';
+import type { CdpChannel, CdpEvent } from '../cdp/cdp-mux.js';
+import { directorySize } from './directory-size.js';
+import type { LaunchedChromium } from '../chromium/launch-chromium.js';
+import { projectDirName } from './project-data-dir.js';
+
+/** A usage figure this fresh is reused by the checks before operations (a walk costs a few ms). */
+const USAGE_TTL_MS = 2_000;
+
+const MIB = 1024 * 1024;
+
+export class ProjectDiskQuota {
+  /** The launched browsers' directories, per project. */
+  readonly #dirs = new Map<string, Set<string>>();
+  /** The last walk of each project, kept as a promise so operations arriving together share one walk. */
+  readonly #recent = new Map<string, { bytes: Promise<number>; at: number }>();
+
+  constructor(private readonly config: CoreConfig) {}
+
+  /** Counts a launched browser's directory toward the project while it runs, and watches its downloads. */
+  watch(projectId: string, launched: LaunchedChromium): void {
+    const dirs = this.#dirs.get(projectId) ?? new Set<string>();
+    this.#dirs.set(projectId, dirs);
+    dirs.add(launched.runDir);
+    void launched.exited.then(() => {
+      dirs.delete(launched.runDir);
+      if (dirs.size === 0 && this.#dirs.get(projectId) === dirs) this.#dirs.delete(projectId);
+    });
+    if (this.config.projectDiskBytes > 0) new DownloadWatch(launched, () => this.usage(projectId, 0), this.config.projectDiskBytes);
+  }
+
+  /** Bytes the project holds on disk now (a figure up to `maxAgeMs` old will do). */
+  async usage(projectId: string, maxAgeMs = USAGE_TTL_MS): Promise<number> {
+    const recent = this.#recent.get(projectId);
+    if (recent && Date.now() - recent.at <= maxAgeMs) return recent.bytes;
+    const bytes = this.#walk(projectId);
+    this.#recent.set(projectId, { bytes, at: Date.now() });
+    return bytes;
+  }
+
+  async #walk(projectId: string): Promise<number> {
+    const dirs = [resolve(this.config.dataDir, projectDirName(projectId)), ...(this.#dirs.get(projectId) ?? [])];
+    let bytes = 0;
+    for (const dir of dirs) bytes += await directorySize(dir);
+    return bytes;
+  }
+
+  /** Refuses (429 disk_quota) when the project's downloads and profiles fill its quota (measured at most `maxAgeMs` ago). */
+  async check(projectId: string, maxAgeMs = USAGE_TTL_MS): Promise<void> {
+    const limit = this.config.projectDiskBytes;
+    if (limit <= 0) return;
+    const used = await this.usage(projectId, maxAgeMs);
+    if (used < limit) return;
+    throw new DeckhandError(
+      'disk_quota',
+      `The project's downloads and browser profiles hold ${Math.ceil(used / MIB)} MB, its disk quota is ${Math.round(limit / MIB)} MB (DECKHAND_PROJECT_DISK_MB): end sessions to free their downloads, or free the project's data directory`,
+    );
+  }
+}
+
+/**
+ * One browser's downloads in progress, each cancelled once it would take the project past `limit`: what
+ * the project held at the last measure (partial files included), plus what each download has received
+ * since, plus what it still announces (its size, when the server sent one).
+ */
+class DownloadWatch {
+  /** Bytes received so far by each download in progress, and the size it announced (0: unknown). */
+  readonly #inProgress = new Map<string, { received: number; total: number }>();
+  /** The last measure of the project, with what each download had received when it began. */
+  #measured: { bytes: number; received: Map<string, number> } = { bytes: 0, received: new Map() };
+  #measuring = false;
+  #channel?: Promise<CdpChannel>;
+  #nextId = 1;
+  readonly #replies = new Map<number, (result: Record<string, unknown>) => void>();
+
+  constructor(
+    private readonly launched: LaunchedChromium,
+    private readonly usage: () => Promise<number>,
+    private readonly limit: number,
+  ) {
+    launched.mux.onEvent((event) => this.#onEvent(event));
+  }
+
+  #onEvent({ method, params = {} }: CdpEvent): void {
+    const guid = params.guid;
+    if (typeof guid !== 'string') return;
+    if (method === 'Browser.downloadWillBegin') {
+      this.#inProgress.set(guid, { received: 0, total: 0 });
+      return this.#measure();
+    }
+    const download = this.#inProgress.get(guid);
+    if (method !== 'Browser.downloadProgress' || !download) return;
+    if (params.state !== 'inProgress') return void this.#inProgress.delete(guid);
+    download.received = Number(params.receivedBytes) || 0;
+    download.total = Number(params.totalBytes) || 0;
+    let expected = this.#measured.bytes;
+    for (const [id, { received, total }] of this.#inProgress) {
+      expected += received - (this.#measured.received.get(id) ?? 0) + Math.max(0, total - received);
+    }
+    if (expected > this.limit) return this.#cancel(guid);
+    this.#measure();
+  }
+
+  /** Measures the project again unless a measure is under way (a walk takes a few milliseconds). */
+  #measure(): void {
+    if (this.#measuring) return;
+    this.#measuring = true;
+    const received = new Map([...this.#inProgress].map(([id, download]) => [id, download.received]));
+    void this.usage().then(
+      (bytes) => {
+        this.#measured = { bytes, received };
+        this.#measuring = false;
+      },
+      () => (this.#measuring = false),
+    );
+  }
+
+  /** Cancelled in whichever context it runs in: the event does not say which. */
+  #cancel(guid: string): void {
+    this.#inProgress.delete(guid);
+    void (async () => {
+      const contexts = await this.#send('Target.getBrowserContexts', {});
+      const ids = (contexts.browserContextIds as string[] | undefined) ?? [];
+      await Promise.all([undefined, ...ids].map((browserContextId) => this.#send('Browser.cancelDownload', { guid, ...(browserContextId && { browserContextId }) })));
+    })().catch(() => undefined);
+  }
+
+  async #send(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const channel = await (this.#channel ??= this.#open());
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#replies.set(id, resolve);
+      channel.send(JSON.stringify({ id, method, params }));
+    });
+  }
+
+  async #open(): Promise<CdpChannel> {
+    const channel = await this.launched.mux.open();
+    channel.onMessage((text) => {
+      const reply = JSON.parse(text) as { id?: number; result?: Record<string, unknown> };
+      const resolve = reply.id === undefined ? undefined : this.#replies.get(reply.id);
+      this.#replies.delete(reply.id!);
+      resolve?.(reply.result ?? {});
+    });
+    channel.onClose(() => {
+      for (const resolve of this.#replies.values()) resolve({});
+      this.#replies.clear();
+    });
+    return channel;
+  }
+}
