@@ -13,6 +13,7 @@ import { createHostedMcp } from './mcp-route';
 import { listenOrigin, type PublicOrigin } from './public-url';
 import { createServerMetrics } from './metrics';
 import { listen } from './serve/listen';
+import { connectRedis } from './cluster/redis';
 
 export { createApp } from './app';
 export { loadServerConfig, parseApiKeys } from './config';
@@ -37,6 +38,8 @@ export async function startServer(
   const swept = await sweepStaleTempDirs();
   if (swept.length > 0) logger.info('removed temporary directories left by processes that are gone', { count: swept.length });
   logger.info(coreConfig.browserIdentity.summary);
+  // Only a node of a cluster connects anywhere; the embedded default holds everything in memory.
+  const redis = config.cluster ? connectRedis(config.cluster.redisUrl, logger) : undefined;
   const sessions = createSessionManager(coreConfig, metrics.telemetry);
   metrics.readFrom(() => sessions.stats());
   const chromiumPath = () => {
@@ -76,6 +79,7 @@ export async function startServer(
       await mcp.close();
       await sessions.shutdown();
       await server.close();
+      await redis?.close();
     },
   };
 }
