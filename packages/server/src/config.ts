@@ -31,6 +31,8 @@ export interface ClusterConfig {
   /** Where the other nodes reach this one (DECKHAND_NODE_URL); absent: http://<HOST>:<PORT>, known once listening. */
   nodeUrl?: string;
   secret: string;
+  /** On SIGTERM, how long running operations may take to finish before the node's sessions are ended (DECKHAND_DRAIN_MS). */
+  drainMs: number;
 }
 
 /** The live page's pictures: each is a screenshot, so how many may be taken at once is bounded (0: no bound). */
@@ -227,5 +229,5 @@ function clusterConfig(env: Record<string, string | undefined>): ClusterConfig |
   if (nodeUrl && !/^https?:\/\/[^/]+\/?$/.test(nodeUrl)) {
     throw new DeckhandError('validation_error', 'DECKHAND_NODE_URL must be an http(s) origin the other nodes reach this one at, such as http://10.0.0.5:3000');
   }
-  return { redisUrl, secret, ...(nodeUrl ? { nodeUrl: nodeUrl.replace(/\/$/, '') } : {}) };
+  return { redisUrl, secret, drainMs: envInteger(env, 'DECKHAND_DRAIN_MS', 30_000), ...(nodeUrl ? { nodeUrl: nodeUrl.replace(/\/$/, '') } : {}) };
 }
