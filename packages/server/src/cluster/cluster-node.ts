@@ -82,9 +82,9 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
   const ownerUrlOf = (entry: RegisteredSession): string => {
     if (entry.state === 'lost') throw lostError(entry.id, entry.reason ?? 'its node stopped answering');
     if (nodes.isDead(entry.node)) throw lostError(entry.id, `its node (${entry.node}) stopped answering`);
-    const owner = nodes.node(entry.node);
-    if (entry.state === 'ended' && !owner) throw new DeckhandError('session_gone', `Session ${entry.id} has ended (${entry.reason ?? 'ended'})`);
-    return owner?.url ?? entry.url;
+    // Its owner may have left since (drained): the registry's word is final.
+    if (entry.state === 'ended') throw new DeckhandError('session_gone', `Session ${entry.id} has ended (${entry.reason ?? 'ended'})`);
+    return nodes.node(entry.node)?.url ?? entry.url;
   };
 
   const forward = async (request: Request, body: ArrayBuffer | undefined, ownerUrl: string, projectId: string | undefined, what: string, owner?: string) => {
