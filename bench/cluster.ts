@@ -54,14 +54,20 @@ const rows: Array<[string, () => Promise<unknown>]> = [
   ['start on a node without Redis', startAndEnd(alone.url)],
 ];
 const times = rows.map((): number[] => []);
-for (let round = 0; round < WARMUP + ROUNDS; round++) {
-  const order = rows.map((_, i) => i).sort(() => Math.random() - 0.5);
-  for (const i of order) {
-    await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 50));
-    const t0 = performance.now();
-    const own = await rows[i]![1]();
-    if (round >= WARMUP) times[i]!.push(typeof own === 'number' ? own : performance.now() - t0);
+try {
+  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    const order = rows.map((_, i) => i).sort(() => Math.random() - 0.5);
+    for (const i of order) {
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 50));
+      const t0 = performance.now();
+      const own = await rows[i]![1]();
+      if (round >= WARMUP) times[i]!.push(typeof own === 'number' ? own : performance.now() - t0);
+    }
   }
+} catch (error) {
+  for (const node of [owner, other, alone]) console.error(node.url, node.output().split('\n').filter((line) => /"level":"(error|warn)"/.test(line)).join('\n'));
+  await stop();
+  throw error;
 }
 
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
@@ -75,6 +81,10 @@ lines.push('', `Forwarding adds ${delta(1, 0)} ms to the median act (goal ≤ 3)
 console.log(lines.join('\n'));
 writeFileSync(new URL('./results/cluster.md', import.meta.url), `# bench/cluster.ts (${new Date().toISOString().slice(0, 10)})\n\n${lines.join('\n')}\n`);
 
-await Promise.all([owner, other, alone].map((node) => node.stop('SIGKILL')));
-await redis.stop();
-await fixtures.close();
+await stop();
+
+async function stop(): Promise<void> {
+  await Promise.all([owner, other, alone].map((node) => node.stop('SIGKILL')));
+  await redis.stop();
+  await fixtures.close();
+}

@@ -28,7 +28,7 @@ it('refuses requests on the internal URL without the cluster secret, and serves 
   const path = `/_cluster/v1/sessions/${sessionId}/navigate`;
   const body = JSON.stringify({ url: cluster.fixtures.url('forms.html') });
   const forged = 'f'.repeat(cluster.secret.length);
-  for (const headers of [{}, { 'x-deckhand-cluster-secret': forged }, { 'x-deckhand-cluster-secret': '' }, { 'x-deckhand-cluster-secret': cluster.secret.slice(0, -1) }]) {
+  for (const headers of <Array<Record<string, string>>>[{}, { 'x-deckhand-cluster-secret': forged }, { 'x-deckhand-cluster-secret': '' }, { 'x-deckhand-cluster-secret': cluster.secret.slice(0, -1) }]) {
     const answer = await fetch(`${a.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-deckhand-project': 'alpha', ...headers }, body });
     expect(answer.status).toBe(401);
     const error = await answer.json();

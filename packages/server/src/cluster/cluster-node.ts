@@ -22,6 +22,8 @@ import { lostError, SessionRegistry, type RegisteredSession } from './session-re
 const SESSION_PATH = /^\/v1\/sessions\/([^/]+)(\/.*)?$/;
 /** Those a token opens instead of an API key: the owner checks the token. */
 const TOKEN_PATH = /^\/v1\/sessions\/[^/]+\/(cdp|live|live\/state|live\/frame|devtools)$/;
+/** A running session's owner, once read, is used for this long without asking Redis again (a client's next calls come in a burst). */
+const OWNER_CACHE_MS = 1_000;
 /** How often a drain looks whether operations are still running. */
 const DRAIN_POLL_MS = 100;
 
@@ -67,6 +69,18 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
   const load = () => registry.ownedCount + sessions.stats().starting;
   const nodes: NodeRegistry = new NodeRegistry(redis, { url: selfUrl, capacity, load, onReconnect: () => registry.rewrite(), onNodeLost }, logger);
   const registry = new SessionRegistry(redis, { id: nodes.id, url: selfUrl });
+
+  /** Running sessions' registry entries read in the last OWNER_CACHE_MS; a node's death is still seen at once (isDead reads the node view). */
+  const recent = new Map<string, { entry: RegisteredSession; until: number }>();
+  const lookup = async (sessionId: string): Promise<RegisteredSession | undefined> => {
+    const cached = recent.get(sessionId);
+    if (cached && cached.until > Date.now()) return cached.entry;
+    const entry = await registry.lookup(sessionId);
+    if (recent.size > 10_000) recent.clear();
+    if (entry?.state === 'running') recent.set(sessionId, { entry, until: Date.now() + OWNER_CACHE_MS });
+    else recent.delete(sessionId);
+    return entry;
+  };
 
   /** Whether this node answers for the session itself: it runs it, or it ended here (its tombstone says how). */
   const answersHere = (projectId: string, sessionId: string) => {
@@ -128,7 +142,7 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
       if (c.env?.internal || !TOKEN_PATH.test(c.req.path)) return next();
       const sessionId = safeDecode(SESSION_PATH.exec(c.req.path)![1]!);
       // Redis down: this node answers what it can (its own sessions), as if alone.
-      const entry = await registry.lookup(sessionId).catch(() => undefined);
+      const entry = await lookup(sessionId).catch(() => undefined);
       if (!entry || entry.node === nodes.id) return next();
       return forward(c.req.raw, undefined, ownerUrlOf(entry), undefined, `session ${sessionId}`, entry.node);
     }),
@@ -153,7 +167,7 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
       if (c.env?.internal || !match) return next();
       const sessionId = safeDecode(match[1]!);
       if (answersHere(projectId, sessionId)) return next();
-      const entry = await registry.lookup(sessionId);
+      const entry = await lookup(sessionId);
       // Unknown to the cluster, another project's, or this node's own: answered here (404 or 410).
       if (!entry || entry.project !== projectId || entry.node === nodes.id) return next();
       return forward(c.req.raw, await bodyOf(c.req.raw, () => c.req.arrayBuffer()), ownerUrlOf(entry), projectId, `session ${sessionId}`, entry.node);
@@ -174,7 +188,7 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
         return local(pathAndQuery.slice(INTERNAL_PREFIX.length));
       }
       const match = SESSION_PATH.exec(url.pathname);
-      const entry = match ? await registry.lookup(safeDecode(match[1]!)).catch(() => undefined) : undefined;
+      const entry = match ? await lookup(safeDecode(match[1]!)).catch(() => undefined) : undefined;
       if (!entry || entry.node === nodes.id) return local(pathAndQuery);
       try {
         const channel = await openRemoteChannel(ownerUrlOf(entry), pathAndQuery, secret);

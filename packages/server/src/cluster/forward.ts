@@ -1,6 +1,9 @@
 // Forwards a client's HTTP request to the node that owns its session, on that node's internal URL: the
 // body as it came, the answer (JSON or an event stream) passed back as it arrives, and the client's
 // disconnect passed on (the owner cancels the work). Keys and cluster headers of the client never travel.
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Readable } from 'node:stream';
 import { INTERNAL_PREFIX, internalHeaders } from './keys';
 import type { ClusterSecret } from './cluster-secret';
 
@@ -11,29 +14,32 @@ const DROPPED_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding', '
 /** The owner did not answer (refused, reset, unreachable); the caller decides between 410 and 503. */
 export class OwnerUnreachable extends Error {}
 
-export async function forwardRequest(request: Request, body: ArrayBuffer | undefined, ownerUrl: string, projectId: string | undefined, secret: ClusterSecret): Promise<Response> {
+/** Connections to the other nodes are kept open between requests: a forward costs no handshake. */
+const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 512 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 512 }) };
+
+export function forwardRequest(request: Request, body: ArrayBuffer | undefined, ownerUrl: string, projectId: string | undefined, secret: ClusterSecret): Promise<Response> {
   const url = new URL(request.url);
-  const headers = new Headers();
+  const target = new URL(`${ownerUrl}${INTERNAL_PREFIX}${url.pathname}${url.search}`);
+  const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
-    if (!DROPPED.has(name)) headers.set(name, value);
+    if (!DROPPED.has(name)) headers[name] = value;
   });
-  for (const [name, value] of Object.entries(secret.headersFor(projectId))) headers.set(name, value);
-  let answer: Response;
-  try {
-    answer = await fetch(`${ownerUrl}${INTERNAL_PREFIX}${url.pathname}${url.search}`, {
-      method: request.method,
-      headers,
-      body: body && body.byteLength > 0 ? body : request.method === 'POST' ? '' : undefined,
-      signal: request.signal,
-      redirect: 'manual',
+  Object.assign(headers, secret.headersFor(projectId));
+  const payload = body && body.byteLength > 0 ? Buffer.from(body) : undefined;
+  if (payload || request.method === 'POST') headers['content-length'] = String(payload?.length ?? 0);
+  const secure = target.protocol === 'https:';
+  return new Promise((resolve, reject) => {
+    const outgoing = (secure ? httpsRequest : httpRequest)(target, { method: request.method, headers, agent: secure ? agents.https : agents.http, signal: request.signal }, (answer) => {
+      const back = new Headers();
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value === undefined || DROPPED_BACK.has(name)) continue;
+        for (const one of [value].flat()) back.append(name, one);
+      }
+      const bodyless = answer.statusCode === 204 || answer.statusCode === 304 || request.method === 'HEAD';
+      if (bodyless) answer.resume();
+      resolve(new Response(bodyless ? null : (Readable.toWeb(answer) as ReadableStream<Uint8Array>), { status: answer.statusCode ?? 502, headers: back }));
     });
-  } catch (error) {
-    if (request.signal.aborted) throw error;
-    throw new OwnerUnreachable(error instanceof Error ? error.message : String(error));
-  }
-  const back = new Headers();
-  answer.headers.forEach((value, name) => {
-    if (!DROPPED_BACK.has(name)) back.append(name, value);
+    outgoing.on('error', (error) => reject(request.signal.aborted ? error : new OwnerUnreachable(error.message)));
+    outgoing.end(payload);
   });
-  return new Response(answer.body, { status: answer.status, headers: back });
 }
