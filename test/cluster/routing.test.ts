@@ -65,6 +65,23 @@ describe('a session started on A', () => {
     expect(after.body.code).toBe('session_gone');
   });
 
+  it('cancels a streamed operation on the owner when the client of another node hangs up', async () => {
+    const [a, b] = cluster.nodes as [any, any];
+    const { sessionId } = await startSession(a);
+    const abort = new AbortController();
+    const pending = fetch(`${b.url}/v1/sessions/${sessionId}/navigate`, {
+      method: 'POST',
+      headers: { 'x-bb-api-key': KEYS.alpha, 'content-type': 'application/json', 'x-stream-response': 'true' },
+      body: JSON.stringify({ url: cluster.fixtures.url('api/delay?ms=20000&via=b'), options: { timeout: 30_000 } }),
+      signal: abort.signal,
+    }).then((r) => r.text());
+    setTimeout(() => abort.abort(), 500);
+    await expect(pending).rejects.toThrow();
+    // The owner's browser stopped loading: Chromium hung up on the slow response.
+    await expect.poll(() => cluster.fixtures.abandoned, { timeout: 10_000 }).toContain('/api/delay?ms=20000&via=b');
+    expect((await call(b, 'POST', `/v1/sessions/${sessionId}/extract`, {})).status).toBe(200);
+  });
+
   it('is another project\'s on every node: 404, whatever project header the client sends', async () => {
     const [a, b, c] = cluster.nodes as [any, any, any];
     const { sessionId } = await startSession(a);
