@@ -17,7 +17,8 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-export async function startCluster(count = 3, env: Record<string, string> = {}): Promise<Cluster> {
+/** `perNode`: settings of one node only, by position. */
+export async function startCluster(count = 3, env: Record<string, string> = {}, perNode: Array<Record<string, string>> = []): Promise<Cluster> {
   const redis = await startRedis();
   const fixtures = await startFixtureServer();
   const secret = randomBytes(32).toString('hex');
@@ -32,7 +33,7 @@ export async function startCluster(count = 3, env: Record<string, string> = {}):
     ...ALLOW_FIXTURES,
     ...env,
   };
-  const nodes = await Promise.all(Array.from({ length: count }, () => startNode(shared)));
+  const nodes = await Promise.all(Array.from({ length: count }, (_, i) => startNode({ ...shared, ...perNode[i] })));
   return {
     redis,
     fixtures,
