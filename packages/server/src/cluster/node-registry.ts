@@ -75,12 +75,16 @@ export class NodeRegistry {
     return this.#view.get(nodeId);
   }
 
-  /** Whether a node's heartbeat has expired, once Redis has been up long enough for every live node to have beaten. */
+  /**
+   * Whether a node's heartbeat has expired, once Redis has been up long enough for every live node to have
+   * beaten. A node missing from the view is not judged: it may have joined since the last beat (a node
+   * swept or gone has its sessions marked lost or ended in the registry instead).
+   */
   isDead(nodeId: string): boolean {
     if (nodeId === this.id) return false;
     if (Date.now() - this.#connectedSince < NODE_TTL_MS + BEAT_MS) return false;
     const info = this.#view.get(nodeId);
-    return !info || info.expiresAt < Date.now();
+    return info !== undefined && info.expiresAt < Date.now();
   }
 
   /** The node with room and the fewest sessions for its capacity, other than this one; undefined when none has room. */
