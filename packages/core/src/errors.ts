@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   route_not_found: 404,
   timeout: 408,
   session_gone: 410,
+  session_lost: 410,
   payload_too_large: 413,
   headers_too_large: 431,
   unprocessable: 422,
@@ -22,6 +23,7 @@ export const ERROR_STATUS = {
   model_error: 502,
   navigation_failed: 502,
   browser_unavailable: 503,
+  cluster_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -39,7 +41,7 @@ export class DeckhandError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly issues?: ValidationIssue[],
-    /** `retryAfterSeconds`: for a 429, whole seconds (at least 1) to wait, sent as the retry-after header. */
+    /** `retryAfterSeconds`: for a 429 or 503, whole seconds (at least 1) to wait, sent as the retry-after header. */
     options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });

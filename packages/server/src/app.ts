@@ -59,6 +59,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     await next();
     deps.metrics.countResponse(c.res.status);
   });
+  const { cluster } = deps;
+  if (cluster) {
+    app.use(cluster.internalEntry((request, env) => app.fetch(request, env)));
+    app.use('/v1/sessions/*', cluster.routeTokenRequest);
+  }
   // Outside /v1/*, so outside the rate limit: a scraper never uses up a project's requests.
   app.use('/metrics', authenticate(deps.config.apiKeys));
   app.use(bodyLimit(deps.config.bodyLimitBytes));
@@ -67,7 +72,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerHandlers(
     app,
     { ...metaHandlers(deps), ...sessionHandlers(deps), ...operationHandlers(deps), ...compatHandlers(deps), ...liveHandlers(deps) },
-    [authenticate(deps.config.apiKeys), rateLimit((projectId) => limitsOf(deps.config, projectId)), boundJsonBody],
+    [authenticate(deps.config.apiKeys), rateLimit((projectId) => limitsOf(deps.config, projectId)), boundJsonBody, ...(cluster ? [cluster.routeRequest] : [])],
   );
 
   const { mcp } = deps;

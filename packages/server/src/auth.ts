@@ -13,6 +13,12 @@ function presentedKey(header: (name: string) => string | undefined): string | un
 
 export function authenticate(apiKeys: ReadonlyMap<string, string>) {
   return createMiddleware<AppEnv>(async (c, next) => {
+    // A request forwarded by another node of the cluster, which authenticated the client's key.
+    const forwarded = c.env?.internal?.projectId;
+    if (forwarded) {
+      c.set('projectId', forwarded);
+      return next();
+    }
     if (apiKeys.size === 0) {
       c.set('projectId', OPEN_PROJECT);
       return next();

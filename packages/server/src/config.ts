@@ -21,6 +21,18 @@ export interface ServerConfig {
   relaySocketsPerProject: number;
   mcp: McpConfig;
   live: LiveConfig;
+  /** Many nodes on one Redis (DECKHAND_REDIS_URL); absent: one process, everything in memory. */
+  cluster?: ClusterConfig;
+}
+
+/** A node of a cluster. The secret authenticates nodes to each other and signs what every node must verify. */
+export interface ClusterConfig {
+  redisUrl: string;
+  /** Where the other nodes reach this one (DECKHAND_NODE_URL); absent: http://<HOST>:<PORT>, known once listening. */
+  nodeUrl?: string;
+  secret: string;
+  /** On SIGTERM, how long running operations may take to finish before the node's sessions are ended (DECKHAND_DRAIN_MS). */
+  drainMs: number;
 }
 
 /** The live page's pictures: each is a screenshot, so how many may be taken at once is bounded (0: no bound). */
@@ -175,6 +187,7 @@ export function loadServerConfig(env: Record<string, string | undefined>): Serve
   return {
     host,
     port: envInteger(env, 'PORT', 3000, 0),
+    cluster: clusterConfig(env),
     apiKeys,
     projectLimits: limitsPerProject(entries, defaultProjectLimits),
     defaultProjectLimits: limitsWithout0(defaultProjectLimits),
@@ -195,4 +208,26 @@ export function loadServerConfig(env: Record<string, string | undefined>): Serve
       framesPerProject: envLimit(env, 'DECKHAND_LIVE_FRAMES_PER_PROJECT', 8, true),
     },
   };
+}
+
+/** Shortest DECKHAND_CLUSTER_SECRET accepted: it is the whole of what keeps clients off the internal surface. */
+const MIN_SECRET_LENGTH = 32;
+
+/** The cluster settings, only with DECKHAND_REDIS_URL; messages never repeat the URL (it may hold a password) or the secret. */
+function clusterConfig(env: Record<string, string | undefined>): ClusterConfig | undefined {
+  const redisUrl = env.DECKHAND_REDIS_URL || undefined;
+  const secret = env.DECKHAND_CLUSTER_SECRET || '';
+  const nodeUrl = env.DECKHAND_NODE_URL || undefined;
+  if (!redisUrl) {
+    if (secret || nodeUrl) throw new DeckhandError('validation_error', 'DECKHAND_CLUSTER_SECRET and DECKHAND_NODE_URL only mean something with DECKHAND_REDIS_URL');
+    return undefined;
+  }
+  if (!/^rediss?:\/\/[^/]/.test(redisUrl)) throw new DeckhandError('validation_error', 'DECKHAND_REDIS_URL must be a redis:// or rediss:// URL');
+  if (secret.length < MIN_SECRET_LENGTH) {
+    throw new DeckhandError('validation_error', `DECKHAND_CLUSTER_SECRET is required with DECKHAND_REDIS_URL, at least ${MIN_SECRET_LENGTH} characters, the same on every node (e.g. openssl rand -hex 32)`);
+  }
+  if (nodeUrl && !/^https?:\/\/[^/]+\/?$/.test(nodeUrl)) {
+    throw new DeckhandError('validation_error', 'DECKHAND_NODE_URL must be an http(s) origin the other nodes reach this one at, such as http://10.0.0.5:3000');
+  }
+  return { redisUrl, secret, drainMs: envInteger(env, 'DECKHAND_DRAIN_MS', 30_000), ...(nodeUrl ? { nodeUrl: nodeUrl.replace(/\/$/, '') } : {}) };
 }

@@ -2,6 +2,8 @@
 import type { Logger } from './logger';
 
 export interface AppEnv {
+  /** What the runtime adapter passes, and `internal` on a request another node of the cluster forwarded (cluster/cluster-node.ts). */
+  Bindings: { internal?: { projectId?: string } } & Record<string, unknown>;
   Variables: {
     requestId: string;
     projectId: string;

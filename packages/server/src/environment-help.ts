@@ -44,6 +44,10 @@ const VARIABLES: Array<[name: string, meaning: string]> = [
   ['DECKHAND_LIVE_FRAMES_PER_PROJECT', 'the same across one project\'s sessions (default 8; 0: no limit)'],
   ['DECKHAND_MCP_MAX_SESSIONS', 'MCP sessions of one project open at once on /mcp (default 16)'],
   ['DECKHAND_MCP_INIT_RATE', 'new MCP sessions a project may open a second on /mcp (default 5; 0: no limit)'],
+  ['DECKHAND_REDIS_URL', 'a Redis the nodes of one service share (README, Running many nodes); none: one process'],
+  ['DECKHAND_NODE_URL', 'where the other nodes reach this one (default http://<HOST>:<PORT>)'],
+  ['DECKHAND_CLUSTER_SECRET', 'the secret nodes authenticate to each other with; required with DECKHAND_REDIS_URL'],
+  ['DECKHAND_DRAIN_MS', 'with DECKHAND_REDIS_URL, on SIGTERM: how long running operations may finish (default 30000)'],
   ['OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, …', 'model provider keys (README, Models); <PROVIDER>_BASE_URL too'],
 ];
 

@@ -13,6 +13,8 @@ import { createHostedMcp } from './mcp-route';
 import { listenOrigin, type PublicOrigin } from './public-url';
 import { createServerMetrics } from './metrics';
 import { listen } from './serve/listen';
+import { connectRedis } from './cluster/redis';
+import { createClusterNode, type ClusterNode } from './cluster/cluster-node';
 
 export { createApp } from './app';
 export { loadServerConfig, parseApiKeys } from './config';
@@ -37,7 +39,21 @@ export async function startServer(
   const swept = await sweepStaleTempDirs();
   if (swept.length > 0) logger.info('removed temporary directories left by processes that are gone', { count: swept.length });
   logger.info(coreConfig.browserIdentity.summary);
-  const sessions = createSessionManager(coreConfig, metrics.telemetry);
+  // Only a node of a cluster connects anywhere; the embedded default holds everything in memory.
+  const redis = config.cluster ? connectRedis(config.cluster.redisUrl, logger) : undefined;
+  let cluster: ClusterNode | undefined;
+  const sessions = createSessionManager(coreConfig, {
+    ...metrics.telemetry,
+    onSessionStop: (reason, sessionId) => {
+      metrics.telemetry.onSessionStop?.(reason, sessionId);
+      cluster?.sessionStopped(sessionId, reason);
+    },
+  });
+  // The internal URL: DECKHAND_NODE_URL, else the listen address (known below, once listening).
+  let nodeUrl = config.cluster?.nodeUrl ?? '';
+  if (config.cluster && redis) {
+    cluster = createClusterNode({ config: config.cluster, redis, sessions, capacity: coreConfig.maxSessions, logger }, () => nodeUrl);
+  }
   metrics.readFrom(() => sessions.stats());
   const chromiumPath = () => {
     try {
@@ -53,10 +69,14 @@ export async function startServer(
   const devtools = createDevtoolsLinks(sessions, origin);
   const relayCap = relaySockets(config.relaySocketsPerProject);
   const mcp = createHostedMcp(sessions, config, logger, live);
-  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp, metrics });
-  const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: (path) => relayCap.admit(devtools.route(path) ?? cdp.route(path)) });
+  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp, metrics, cluster });
+  const local = (path: string) => relayCap.admit(devtools.route(path) ?? cdp.route(path));
+  const upgrade = cluster ? (path: string, header: (name: string) => string | undefined) => cluster!.routeUpgrade(path, header, local) : local;
+  const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;
+  nodeUrl ||= url;
+  cluster?.join();
   origin.publicUrl ??= listenOrigin(config.host, server.port);
   if (!config.publicUrl && origin.publicUrl !== url) {
     logger.warn('DECKHAND_PUBLIC_URL is not set: returned URLs are built on this machine\'s name; set it to the URL clients reach the server at', { url: origin.publicUrl });
@@ -73,9 +93,13 @@ export async function startServer(
     url,
     port: server.port,
     async close() {
+      // A node of a cluster lets running operations finish first (drain), and leaves the registry once its sessions ended.
+      await cluster?.drain();
       await mcp.close();
       await sessions.shutdown();
       await server.close();
+      await cluster?.leave();
+      await redis?.close();
     },
   };
 }

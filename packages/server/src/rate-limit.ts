@@ -11,6 +11,8 @@ export function rateLimit(limitsOf: (projectId: string) => ProjectLimits) {
   const buckets = new TokenBuckets();
   return createMiddleware<AppEnv>(async (c, next) => {
     const projectId = c.get('projectId');
+    // A request another node forwarded was counted there.
+    if (c.env?.internal) return next();
     const { rate } = limitsOf(projectId);
     const seconds = rate ? buckets.take(projectId, rate) : undefined;
     if (seconds !== undefined) {

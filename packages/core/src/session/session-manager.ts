@@ -87,7 +87,7 @@ export class SessionManager {
         onStop: (stopped, reason) => {
           this.store.bury(stopped, { projectId: stopped.projectId, reason, endedAt: Date.now() });
           this.finishedSessions.keep(stopped);
-          this.telemetry.onSessionStop?.(reason);
+          this.telemetry.onSessionStop?.(reason, stopped.id);
         },
         telemetry: this.telemetry,
       });

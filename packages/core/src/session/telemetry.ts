@@ -16,7 +16,7 @@ export interface OperationMeasure {
 
 export interface SessionTelemetry {
   onSessionStart?(): void;
-  onSessionStop?(reason: EndReason): void;
+  onSessionStop?(reason: EndReason, sessionId: string): void;
   onOperation?(measure: OperationMeasure): void;
   /** Every model call made through the AI SDK (see model-calls.ts for the calls it cannot see). */
   onModelCall?: OnModelCall;

@@ -1,6 +1,7 @@
 // What the route modules need from the outside world.
 import type { SessionManager } from '@deckhand/core';
 import type { CdpProxy } from '../cdp-proxy';
+import type { ClusterNode } from '../cluster/cluster-node';
 import type { ServerConfig } from '../config';
 import type { DevtoolsLinks } from '../live-page/devtools-link';
 import type { LiveTokens } from '../live-page/live-tokens';
@@ -21,4 +22,6 @@ export interface RouteDeps {
   devtools: DevtoolsLinks;
   /** What /metrics serves. */
   metrics: ServerMetrics;
+  /** This process as a node of a cluster (DECKHAND_REDIS_URL); absent: one process. */
+  cluster?: ClusterNode;
 }

@@ -7,12 +7,14 @@ import { DEMO_PAGE } from '../demo-page';
 import { serveDocs } from '../docs';
 import type { RouteDeps } from './deps';
 
-export function metaHandlers({ sessions, chromiumPath, metrics }: RouteDeps): Pick<Handlers, 'getHealth' | 'getReadiness' | 'getDemo' | 'getMetrics'> {
+export function metaHandlers({ sessions, chromiumPath, metrics, cluster }: RouteDeps): Pick<Handlers, 'getHealth' | 'getReadiness' | 'getDemo' | 'getMetrics'> {
   return {
     getMetrics: async (c) => c.text(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }),
     getDemo: (c) => c.html(DEMO_PAGE, 200),
     getHealth: (c) => c.json({ ok: true, sessions: sessions.count() }, 200),
     getReadiness: (c) => {
+      const draining = cluster?.notReady();
+      if (draining) throw draining;
       const chromium = chromiumPath();
       if (!chromium) throw new DeckhandError('browser_unavailable', 'No Chromium binary found; set DECKHAND_CHROMIUM_PATH');
       return c.json({ ok: true, sessions: sessions.count(), chromium }, 200);

@@ -22,6 +22,6 @@ export type Listen = (options: {
   fetch: (request: Request) => Response | Promise<Response>;
   host: string;
   port: number;
-  /** Decides what a WebSocket upgrade request (path and query) is joined to. */
-  upgrade: (pathAndQuery: string) => UpgradeDecision;
+  /** Decides what a WebSocket upgrade request (path and query, and its headers by lower-case name) is joined to. */
+  upgrade: (pathAndQuery: string, header: (name: string) => string | undefined) => UpgradeDecision | Promise<UpgradeDecision>;
 }) => Promise<{ port: number; close: () => Promise<void> }>;

@@ -23,7 +23,7 @@ interface BunSocket {
 
 declare const Bun: {
   serve(options: {
-    fetch: (request: Request, server: { upgrade(request: Request, options: { data: Upgrade }): boolean }) => Response | Promise<Response> | undefined;
+    fetch: (request: Request, server: { upgrade(request: Request, options: { data: Upgrade }): boolean }) => Response | Promise<Response | undefined> | undefined;
     websocket: {
       open(ws: BunSocket): void;
       message(ws: BunSocket, message: string | Uint8Array): void;
@@ -40,10 +40,10 @@ declare const Bun: {
 
 export const listenBun: Listen = async ({ fetch, host, port, upgrade }) => {
   const server = Bun.serve({
-    fetch(request, bun) {
+    async fetch(request, bun) {
       if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return fetch(request);
       const url = new URL(request.url);
-      const decision = upgrade(url.pathname + url.search);
+      const decision = await upgrade(url.pathname + url.search, (name) => request.headers.get(name) ?? undefined);
       const refused = 'status' in decision ? decision : bun.upgrade(request, { data: { open: decision.open } }) ? undefined : reject(new DeckhandError('internal_error', 'The WebSocket upgrade failed'));
       if (!refused) return undefined;
       return new Response(refused.body, { status: refused.status, headers: { 'content-type': 'application/json', 'x-request-id': refused.requestId } });

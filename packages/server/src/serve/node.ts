@@ -21,9 +21,12 @@ export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
       socket.on('error', () => socket.destroy());
       // Only WebSocket upgrades are served; anything else (h2c, …) is hung up on.
       if (req.headers.upgrade?.toLowerCase() !== 'websocket') return socket.destroy();
-      const decision = upgrade(req.url ?? '/');
-      if ('open' in decision) wss.handleUpgrade(req, socket, head, (ws) => bridgeWebSocket(ws, decision.open()));
-      else refuse(socket, decision);
+      const header = (name: string) => [req.headers[name]].flat()[0];
+      void Promise.resolve(upgrade(req.url ?? '/', header)).then((decision) => {
+        if (socket.destroyed) return;
+        if ('open' in decision) wss.handleUpgrade(req, socket, head, (ws) => bridgeWebSocket(ws, decision.open()));
+        else refuse(socket, decision);
+      });
     });
   });
 

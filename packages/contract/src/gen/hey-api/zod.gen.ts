@@ -24,6 +24,7 @@ export const zErrorResponse = z.strictObject({
         'session_not_found',
         'timeout',
         'session_gone',
+        'session_lost',
         'payload_too_large',
         'headers_too_large',
         'unprocessable',
@@ -33,6 +34,7 @@ export const zErrorResponse = z.strictObject({
         'internal_error',
         'model_error',
         'browser_unavailable',
+        'cluster_unavailable',
         'route_not_found',
         'upgrade_required'
     ]),

@@ -1,0 +1,90 @@
+// What a cluster costs a request, side by side in one run: an Action act on the node that owns the
+// session against the same act sent to another node (forwarded over the internal URL), and a session
+// start (then end) on a node of a cluster (registry write in Redis) against one on a node without Redis.
+// Nodes are processes of their own on a real redis-server; the operations run interleaved, in a random
+// order each round (a random phase), so a shared machine's changing load hits every row alike.
+// Run: npx tsx bench/cluster.ts [rounds]
+import { writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { ALLOW_FIXTURES, startFixtureServer } from '../test/support/fixture-server.js';
+import { startNode } from '../test/support/node-process.js';
+import { startRedis } from '../test/support/redis-server.js';
+
+const ROUNDS = Number(process.argv[2] ?? 40);
+const WARMUP = 5;
+const START_BODY = { modelName: 'builtin/offline', browser: { type: 'local', launchOptions: { headless: true } } };
+
+const redis = await startRedis();
+const fixtures = await startFixtureServer();
+const quiet = { DECKHAND_LOG_LEVEL: 'error', ...ALLOW_FIXTURES };
+const clustered = { ...quiet, DECKHAND_REDIS_URL: redis.url, DECKHAND_CLUSTER_SECRET: randomBytes(32).toString('hex') };
+const [owner, other, alone] = await Promise.all([startNode(clustered), startNode(clustered), startNode(quiet)]);
+
+async function post(base: string, path: string, body: unknown): Promise<any> {
+  const response = await fetch(`${base}/v1/sessions/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-stream-response': 'false' }, body: JSON.stringify(body) });
+  const json = await response.json();
+  if (!response.ok || json.success === false) throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+const { sessionId } = await post(owner.url, 'start', START_BODY);
+await post(owner.url, `${sessionId}/navigate`, { url: fixtures.url('forms.html') });
+const act = (base: string) => () => post(base, `${sessionId}/act`, { input: { selector: '#go', method: 'click', arguments: [], description: 'the Go button' } });
+const startAndEnd = (base: string) => async () => {
+  const t0 = performance.now();
+  const { sessionId: id } = await post(base, 'start', START_BODY);
+  const took = performance.now() - t0;
+  await post(base, `${id}/end`, {});
+  return took;
+};
+
+const replay = (base: string) => async () => {
+  const response = await fetch(`${base}/v1/sessions/${sessionId}/replay`);
+  if (!response.ok) throw new Error(`replay: ${response.status}`);
+  await response.arrayBuffer();
+};
+
+/** Each row's operation returns its own time when only part of it is measured (start without its end). */
+const rows: Array<[string, () => Promise<unknown>]> = [
+  ['act on the owning node', act(owner.url)],
+  ['act through another node (forwarded)', act(other.url)],
+  ['replay (a read, no browser work) on the owning node', replay(owner.url)],
+  ['replay through another node (forwarded)', replay(other.url)],
+  ['start on a node of a cluster (Redis)', startAndEnd(owner.url)],
+  ['start on a node without Redis', startAndEnd(alone.url)],
+];
+const times = rows.map((): number[] => []);
+try {
+  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    const order = rows.map((_, i) => i).sort(() => Math.random() - 0.5);
+    for (const i of order) {
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 50));
+      const t0 = performance.now();
+      const own = await rows[i]![1]();
+      if (round >= WARMUP) times[i]!.push(typeof own === 'number' ? own : performance.now() - t0);
+    }
+  }
+} catch (error) {
+  for (const node of [owner, other, alone]) console.error(node.url, node.output().split('\n').filter((line) => /"level":"(error|warn)"/.test(line)).join('\n'));
+  await stop();
+  throw error;
+}
+
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+const lines = [
+  `| ${ROUNDS} rounds after ${WARMUP} warm-up, interleaved in random order | median ms | p95 ms |`,
+  '|---|---|---|',
+  ...rows.map(([name], i) => `| ${name} | ${quantile(times[i]!, 0.5).toFixed(1)} | ${quantile(times[i]!, 0.95).toFixed(1)} |`),
+];
+const delta = (a: number, b: number) => (quantile(times[a]!, 0.5) - quantile(times[b]!, 0.5)).toFixed(1);
+lines.push('', `Forwarding adds ${delta(1, 0)} ms to the median act (goal ≤ 3) and ${delta(3, 2)} ms to the median replay; a start on a node of a cluster adds ${delta(4, 5)} ms to the median (goal ≤ 5).`);
+console.log(lines.join('\n'));
+writeFileSync(new URL('./results/cluster.md', import.meta.url), `# bench/cluster.ts (${new Date().toISOString().slice(0, 10)})\n\n${lines.join('\n')}\n`);
+
+await stop();
+
+async function stop(): Promise<void> {
+  await Promise.all([owner, other, alone].map((node) => node.stop('SIGKILL')));
+  await redis.stop();
+  await fixtures.close();
+}

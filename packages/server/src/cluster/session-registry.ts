@@ -1,0 +1,113 @@
+// The sessions of the cluster in Redis: session → owner node (and its URL), project, state, times. This
+// node writes its own sessions (registered at start, marked ended when they stop) and reads any.
+import { DeckhandError } from '@deckhand/core';
+import { keys, type RegisteredState } from './keys';
+import { STOPPED_SESSION_TTL_MS } from './node-registry';
+import type { RedisLink } from './redis';
+
+export interface RegisteredSession {
+  id: string;
+  node: string;
+  url: string;
+  project: string;
+  state: RegisteredState;
+  startedAt: number;
+  endedAt?: number;
+  /** Why it stopped (the end reason, or what happened to its node). */
+  reason?: string;
+}
+
+export class SessionRegistry {
+  /** Sessions this node owns and holds live, so they can be written again into a Redis that lost them. */
+  readonly #owned = new Map<string, { project: string; startedAt: number }>();
+  /** Ends being written now (leave waits for them). */
+  readonly #writing = new Set<Promise<unknown>>();
+  /** Ends that could not be written (Redis down), written on reconnection. */
+  readonly #unwrittenEnds = new Map<string, { reason: string; endedAt: number }>();
+
+  constructor(
+    private readonly redis: RedisLink,
+    private readonly self: { id: string; url: () => string },
+  ) {}
+
+  /** How many sessions this node holds live. */
+  get ownedCount(): number {
+    return this.#owned.size;
+  }
+
+  async register(sessionId: string, project: string): Promise<void> {
+    const startedAt = Date.now();
+    this.#owned.set(sessionId, { project, startedAt });
+    try {
+      await this.#write(sessionId, project, startedAt);
+    } catch (error) {
+      this.#owned.delete(sessionId);
+      throw error;
+    }
+  }
+
+  /** A session of this node stopped (ended, expired, crashed, drained): its registry entry says so, and later expires. */
+  async stopped(sessionId: string, reason: string): Promise<void> {
+    if (!this.#owned.delete(sessionId)) return;
+    const endedAt = Date.now();
+    const writing = this.#writeEnd(sessionId, reason, endedAt).catch(() => this.#unwrittenEnds.set(sessionId, { reason, endedAt }));
+    this.#writing.add(writing);
+    await writing.finally(() => this.#writing.delete(writing));
+  }
+
+  /** Resolves once every end being written has been written (or set aside for later). */
+  async settled(): Promise<void> {
+    await Promise.all(this.#writing);
+  }
+
+  /** After an outage (or a Redis that restarted empty): this node's sessions and ends, written again. */
+  async rewrite(): Promise<void> {
+    for (const [sessionId, { project, startedAt }] of this.#owned) await this.#write(sessionId, project, startedAt);
+    for (const [sessionId, { reason, endedAt }] of this.#unwrittenEnds) {
+      await this.#writeEnd(sessionId, reason, endedAt);
+      this.#unwrittenEnds.delete(sessionId);
+    }
+  }
+
+  async lookup(sessionId: string): Promise<RegisteredSession | undefined> {
+    const hash = await this.redis.run((client) => client.hGetAll(keys.session(sessionId)));
+    if (!hash.node || !hash.project) return undefined;
+    return {
+      id: sessionId,
+      node: hash.node,
+      url: hash.url ?? '',
+      project: hash.project,
+      state: (hash.state as RegisteredState) ?? 'running',
+      startedAt: Number(hash.startedAt),
+      ...(hash.endedAt ? { endedAt: Number(hash.endedAt) } : {}),
+      ...(hash.reason ? { reason: hash.reason } : {}),
+    };
+  }
+
+  #write(sessionId: string, project: string, startedAt: number): Promise<unknown> {
+    return this.redis.run((client) =>
+      client
+        .multi()
+        .hSet(keys.session(sessionId), { node: this.self.id, url: this.self.url(), project, state: 'running', startedAt, updatedAt: Date.now() })
+        .persist(keys.session(sessionId))
+        .sAdd(keys.nodeSessions(this.self.id), sessionId)
+        .exec(),
+    );
+  }
+
+  #writeEnd(sessionId: string, reason: string, endedAt: number): Promise<unknown> {
+    return this.redis.run((client) =>
+      client
+        .multi()
+        .hSet(keys.session(sessionId), { state: 'ended', reason, endedAt, updatedAt: endedAt })
+        .pExpire(keys.session(sessionId), STOPPED_SESSION_TTL_MS)
+        .sRem(keys.nodeSessions(this.self.id), sessionId)
+        .exec(),
+    );
+  }
+}
+
+/** The 410 for a session whose node is gone: what happened, and that its browser went with it. */
+export function lostError(sessionId: string, why: string): DeckhandError {
+  return new DeckhandError('session_lost', `Session ${sessionId} was lost: ${why}. Its browser went with it; start a new session`);
+}
