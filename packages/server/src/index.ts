@@ -14,6 +14,7 @@ import { listenOrigin, type PublicOrigin } from './public-url';
 import { createServerMetrics } from './metrics';
 import { listen } from './serve/listen';
 import { connectRedis } from './cluster/redis';
+import { sharedState } from './cluster/shared-state';
 
 export { createApp } from './app';
 export { loadServerConfig, parseApiKeys } from './config';
@@ -40,7 +41,8 @@ export async function startServer(
   logger.info(coreConfig.browserIdentity.summary);
   // Only a node of a cluster connects anywhere; the embedded default holds everything in memory.
   const redis = config.cluster ? connectRedis(config.cluster.redisUrl, logger) : undefined;
-  const sessions = createSessionManager(coreConfig, metrics.telemetry);
+  const shared = sharedState(coreConfig, config.cluster, redis, logger);
+  const sessions = createSessionManager(shared.coreConfig, metrics.telemetry, shared.sessions);
   metrics.readFrom(() => sessions.stats());
   const chromiumPath = () => {
     try {
@@ -52,11 +54,11 @@ export async function startServer(
   // Returned URLs are built on DECKHAND_PUBLIC_URL, else on the listen address once it is known.
   const origin: PublicOrigin = { publicUrl: config.publicUrl };
   const cdp = createCdpProxy(sessions, origin);
-  const live = createLiveTokens(origin);
+  const live = createLiveTokens(origin, shared.liveSecret);
   const devtools = createDevtoolsLinks(sessions, origin);
   const relayCap = relaySockets(config.relaySocketsPerProject);
   const mcp = createHostedMcp(sessions, config, logger, live);
-  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp, metrics });
+  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp, metrics, rates: shared.rates, ended: shared.ended });
   const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: (path) => relayCap.admit(devtools.route(path) ?? cdp.route(path)) });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;
@@ -79,6 +81,7 @@ export async function startServer(
       await mcp.close();
       await sessions.shutdown();
       await server.close();
+      shared.close();
       await redis?.close();
     },
   };

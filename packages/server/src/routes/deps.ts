@@ -5,6 +5,7 @@ import type { ServerConfig } from '../config';
 import type { DevtoolsLinks } from '../devtools-link';
 import type { LiveTokens } from '../live-tokens';
 import type { ServerMetrics } from '../metrics';
+import type { EndedSessions } from '../cluster/ended-sessions';
 
 export interface RouteDeps {
   sessions: SessionManager;
@@ -21,4 +22,6 @@ export interface RouteDeps {
   devtools: DevtoolsLinks;
   /** What /metrics serves. */
   metrics: ServerMetrics;
+  /** A cluster's records of sessions ended on any node, for their live page (absent: this process's own, in the session manager). */
+  ended?: EndedSessions;
 }
