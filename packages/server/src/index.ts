@@ -41,7 +41,8 @@ export async function startServer(
   logger.info(coreConfig.browserIdentity.summary);
   // Only a node of a cluster connects anywhere; the embedded default holds everything in memory.
   const redis = config.cluster ? connectRedis(config.cluster.redisUrl, logger) : undefined;
-  const shared = sharedState(coreConfig, config.cluster, redis, logger);
+  const node: { url?: string } = { url: config.cluster?.nodeUrl };
+  const shared = sharedState(coreConfig, config.cluster, redis, logger, { url: () => node.url, mcpIdleMs: config.mcp.idleMs });
   const sessions = createSessionManager(shared.coreConfig, metrics.telemetry, shared.sessions);
   metrics.readFrom(() => sessions.stats());
   const chromiumPath = () => {
@@ -57,12 +58,13 @@ export async function startServer(
   const live = createLiveTokens(origin, shared.liveSecret);
   const devtools = createDevtoolsLinks(sessions, origin);
   const relayCap = relaySockets(config.relaySocketsPerProject);
-  const mcp = createHostedMcp(sessions, config, logger, live);
+  const mcp = createHostedMcp(sessions, config, logger, live, shared.mcpSessions);
   const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp, metrics, rates: shared.rates, ended: shared.ended });
   const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade: (path) => relayCap.admit(devtools.route(path) ?? cdp.route(path)) });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;
   origin.publicUrl ??= listenOrigin(config.host, server.port);
+  node.url ??= url;
   if (!config.publicUrl && origin.publicUrl !== url) {
     logger.warn('DECKHAND_PUBLIC_URL is not set: returned URLs are built on this machine\'s name; set it to the URL clients reach the server at', { url: origin.publicUrl });
   }

@@ -12,6 +12,8 @@ import { redisEndedSessions, type EndedSessions } from './ended-sessions';
 import { RedisProjectSlots } from './project-slots';
 import { redisProjectRates } from './request-rates';
 import type { RedisLink } from './redis';
+import { redisMcpSessions } from './mcp-sessions';
+import type { McpSessionRecords } from '@deckhand/mcp';
 
 export interface SharedState {
   /** The core's configuration, with the cluster's cache store and secret when there is one. */
@@ -21,10 +23,18 @@ export interface SharedState {
   /** The live and DevTools links' secret: absent, one made for this process. */
   liveSecret?: Buffer;
   ended?: EndedSessions;
+  /** The hosted MCP endpoint's sessions, known to every node (absent: this process only). */
+  mcpSessions?: McpSessionRecords;
   close(): void;
 }
 
-export function sharedState(coreConfig: CoreConfig, cluster: ClusterConfig | undefined, redis: RedisLink | undefined, logger: Logger): SharedState {
+export interface NodeFacts {
+  /** This node's internal URL: DECKHAND_NODE_URL, else its listen address once known. */
+  url(): string | undefined;
+  mcpIdleMs: number;
+}
+
+export function sharedState(coreConfig: CoreConfig, cluster: ClusterConfig | undefined, redis: RedisLink | undefined, logger: Logger, node: NodeFacts): SharedState {
   if (!cluster || !redis) return { coreConfig, sessions: inMemorySharedState(), rates: inMemoryProjectRates(), close: () => undefined };
   const cacheSecret = clusterCacheSecret(coreConfig.cacheSecret, cluster.secret);
   checkCacheSecret(redis, cacheSecret, logger);
@@ -41,6 +51,7 @@ export function sharedState(coreConfig: CoreConfig, cluster: ClusterConfig | und
     rates: redisProjectRates(redis),
     liveSecret: createHmac('sha256', cluster.secret).update('deckhand live and devtools links').digest(),
     ended,
+    mcpSessions: redisMcpSessions({ redis, secret: cluster.secret, nodeUrl: node.url, idleMs: node.mcpIdleMs, onError: (message) => logger.debug(message) }),
     close: () => slots.close(),
   };
 }
