@@ -89,13 +89,13 @@ export class SessionManager {
         modelApiKey: opts.modelApiKey || undefined,
         diskRoom: () => this.disk.check(projectId),
         onStop: (stopped, reason) => {
-          this.store.bury(stopped, { projectId: stopped.projectId, reason, endedAt: Date.now() });
-          this.finishedSessions.keep(stopped);
           slot?.release();
-          this.telemetry.onSessionStop?.(reason);
           const { onFinished } = this.shared;
           // stop() takes the last look just after telling us; the record waits for it.
           if (onFinished) void Promise.resolve().then(() => stopped.finalLook()).then(() => onFinished(stopped), () => undefined);
+          this.store.bury(stopped, { projectId: stopped.projectId, reason, endedAt: Date.now() });
+          this.finishedSessions.keep(stopped);
+          this.telemetry.onSessionStop?.(reason);
         },
         telemetry: this.telemetry,
       });
