@@ -1,8 +1,9 @@
 // Cluster-wide state (issue 20) with a real redis-server and three nodes as processes of their own:
 // a project's session limit and request rate hold across the nodes together, an act cached on one node
-// is a hit on another, and a live-page link one node handed out opens through another, also once the
-// session has ended.
+// is a hit on another, a live-page link one node handed out opens through another, also once the
+// session has ended, and a hosted MCP session opened on one node is driven through another.
 import { randomUUID } from 'node:crypto';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOW_FIXTURES, startFixtureServer, type FixtureServer } from '../support/fixture-server';
 import { startNode, type NodeProcess } from '../support/node-process';
@@ -111,5 +112,42 @@ describe('cluster-wide state', () => {
     // A token made for another session, or forged, is refused on B as on A.
     const forged = `${Buffer.from('main').toString('base64url')}.${Buffer.alloc(32).toString('base64url')}`;
     expect((await state(forged)).status).toBe(401);
+  }, 120_000);
+
+  it('an MCP session (keepAlive) opened on one node is driven and closed through another; its browser session stays', async () => {
+    const [a, b] = nodes as [NodeProcess, NodeProcess];
+    const transport = new StreamableHTTPClientTransport(new URL(`${a.url}/mcp?keepAlive=true`), { requestInit: { headers: { authorization: 'Bearer main-key' } } });
+    const client = new Client({ name: 'cluster-test', version: '1.0.0' });
+    await client.connect(transport);
+    const started = await client.callTool({ name: 'start', arguments: {} });
+    const sessionId = (started.structuredContent as { sessionId: string }).sessionId;
+    const mcpSessionId = transport.sessionId!;
+    await client.close();
+
+    // The same MCP session, through B: B finds where it is held and passes the request on.
+    const throughB = (method: string, body?: unknown) =>
+      fetch(`${b.url}/mcp?keepAlive=true`, {
+        method,
+        headers: { authorization: 'Bearer main-key', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': mcpSessionId, 'mcp-protocol-version': '2025-11-25' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const navigated = await throughB('POST', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'navigate', arguments: { url: fixtures.url('forms.html') } } });
+    expect(navigated.status).toBe(200);
+    const text = await navigated.text();
+    const reply = text.includes('data:') ? JSON.parse(/^data: (.*)$/m.exec(text)![1]!) : JSON.parse(text);
+    expect(reply.id).toBe(7);
+    expect(reply.result.isError).toBeFalsy();
+    const replay = await call(a, 'main-key', 'GET', `/v1/sessions/${sessionId}/replay`);
+    expect(replay.body.data.pages.flatMap((page: { actions: Array<{ method: string }> }) => page.actions.map((action) => action.method))).toContain('navigate');
+
+    // Another project's key does not reach it through B either.
+    const foreign = await fetch(`${b.url}/mcp`, { method: 'DELETE', headers: { authorization: 'Bearer quota-key', 'mcp-session-id': mcpSessionId, 'mcp-protocol-version': '2025-11-25' } });
+    expect(foreign.status).toBe(404);
+
+    // Closed through B; keepAlive keeps its browser session on A for a later start {sessionId}.
+    expect((await throughB('DELETE')).status).toBeLessThan(300);
+    expect((await throughB('POST', { jsonrpc: '2.0', id: 8, method: 'tools/list' })).status).toBe(404);
+    expect((await call(a, 'main-key', 'GET', `/v1/sessions/${sessionId}/replay`)).status).toBe(200);
+    await end(a, 'main-key', sessionId);
   }, 120_000);
 });

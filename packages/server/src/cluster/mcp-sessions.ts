@@ -1,15 +1,18 @@
 // The hosted MCP endpoint's sessions on a cluster: each 2025-11-25 MCP session is a HASH in Redis
 // (project, the node holding it, the browser session it drives), expiring with the MCP idle time and
-// refreshed by each request. A request that reaches another node with its Mcp-Session-Id is sent to the
-// holder's internal URL with the cluster secret and the project this node authenticated, and its answer
-// (JSON or an SSE stream) passes back as it comes.
+// refreshed by each request. A request that reaches another node with its Mcp-Session-Id is sent on to
+// the holder's /mcp as the client sent it (its key included: every node has the same keys, and the
+// holder checks it again), and the answer (JSON or an SSE stream) passes back as it comes.
+import { DeckhandError } from '@deckhand/core';
 import type { McpSessionRecords } from '@deckhand/mcp';
-import { INTERNAL_PREFIX, internalHeaders, keys } from './keys';
+import { keys } from './keys';
 import type { RedisLink } from './redis';
+
+/** Headers of one hop, not passed on (the holder's Host is its own). */
+const HOP_BY_HOP = ['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'te', 'trailer'];
 
 export interface McpSessionsOptions {
   redis: RedisLink;
-  secret: string;
   /** This node's internal URL (known once it listens). */
   nodeUrl(): string | undefined;
   /** The MCP idle time: a record outlives its session's last request by no more. */
@@ -17,7 +20,7 @@ export interface McpSessionsOptions {
   onError(message: string): void;
 }
 
-export function redisMcpSessions({ redis, secret, nodeUrl, idleMs, onError }: McpSessionsOptions): McpSessionRecords {
+export function redisMcpSessions({ redis, nodeUrl, idleMs, onError }: McpSessionsOptions): McpSessionRecords {
   const quietly = (work: Promise<unknown>, what: string) => void work.catch(() => onError(`mcp: ${what} not recorded in the cluster registry (Redis unreachable)`));
   return {
     hold(mcpSessionId, projectId, browserSessionId) {
@@ -40,12 +43,17 @@ export function redisMcpSessions({ redis, secret, nodeUrl, idleMs, onError }: Mc
       if (record.project !== projectId || !record.node || record.node === nodeUrl()) return undefined;
       const url = new URL(request.url);
       const headers = new Headers(request.headers);
-      headers.set(internalHeaders.secret, secret);
-      headers.set(internalHeaders.project, projectId);
-      headers.set(internalHeaders.origin, url.origin);
-      headers.delete('host');
+      for (const name of HOP_BY_HOP) headers.delete(name);
       const body = request.method === 'POST' ? await request.arrayBuffer() : undefined;
-      return fetch(`${record.node}${INTERNAL_PREFIX}${url.pathname}${url.search}`, { method: request.method, headers, body, signal: request.signal });
+      const answer = await fetch(`${record.node}${url.pathname}${url.search}`, { method: request.method, headers, body, signal: request.signal, redirect: 'manual' }).catch((error: unknown) => {
+        if (request.signal.aborted) throw error;
+        // A 404 is what tells an MCP client to initialize a new session.
+        throw new DeckhandError('session_not_found', `MCP session ${mcpSessionId} was held by a node that stopped answering: initialize a new one (and call start with your sessionId to re-attach)`);
+      });
+      const back = new Headers(answer.headers);
+      for (const name of HOP_BY_HOP) back.delete(name);
+      back.delete('content-encoding');
+      return new Response(answer.body, { status: answer.status, headers: back });
     },
   };
 }
