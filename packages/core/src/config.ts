@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { OPEN_LOOPBACK_POLICY, parsePolicyRules, type NavigationPolicy } from './network/network-policy.js';
 import { cacheDirFromEnv } from './cache/act-cache.js';
+import type { SharedEntries } from './cache/shared-entries.js';
 import { DeckhandError } from './errors.js';
 import type { ModelEnv } from './models/model-config.js';
 import { maxSessionsFor, memoryLimitBytes } from './host/session-capacity.js';
@@ -41,6 +42,8 @@ export interface CoreConfig {
   cacheMaxEntries: number;
   /** Signs cache entries (DECKHAND_CACHE_SECRET); unset, a secret is made once and kept in cacheDir. Never logged. */
   cacheSecret?: string;
+  /** A cluster's shared store of act and agent entries (Redis), in place of cacheDir; set by the server, never from the environment. */
+  sharedCache?: SharedEntries;
   /** Hosts (`host` or `host:port`, `*` for any) a session may attach to with browser.cdpUrl. */
   cdpAttachHosts: string[];
   /** Client-chosen profiles and downloads live under <dataDir>/<project>/ and nowhere else. */

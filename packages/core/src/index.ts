@@ -1,7 +1,9 @@
 // The core's public surface: what the server (and the in-process client) calls.
 export { createSessionManager, type SessionManager, type SessionStats, type StartOptions } from './session/session-manager.js';
 export type { OperationMeasure, SessionTelemetry } from './session/telemetry.js';
-export type { Session, SessionState } from './session/session.js';
+export type { FinalLook, Session, SessionState } from './session/session.js';
+export { inMemorySharedState, type SharedSessionState } from './session/shared-state.js';
+export type { ProjectSlot, ProjectSlots } from './session/project-slots.js';
 export type { OpContext, OperationScope } from './scope/operation-scope.js';
 export { defineTool, viewOf, type Tool, type ToolCapability, type ToolView } from './tools/tool.js';
 export { inCapabilities, toolCatalog, toolNamed } from './tools/catalog.js';
@@ -12,6 +14,7 @@ export { bridgeWebSocket, CdpRelay, servePrivateCdp, type PrivateCdpEndpoint, ty
 export { DEFAULT_CORE_CONFIG, envInteger, loadCoreConfigFromEnv, type CoreConfig, type ServiceMode } from './config.js';
 export { DEFAULT_MODEL, knownProviderOf, type LanguageModelV3, type ModelCallRecord, type ModelConfig, type ModelEnv, type OnModelCall } from './models/index.js';
 export { KeyedCounts } from './keyed-counts.js';
+export type { SharedEntries } from './cache/shared-entries.js';
 export { TokenBuckets } from './token-bucket.js';
 export { DeckhandError, ERROR_STATUS, firstLine, isDeckhandError, type ErrorCode, type ValidationIssue } from './errors.js';
 export type * from './types.js';

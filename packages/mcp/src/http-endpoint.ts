@@ -19,6 +19,7 @@ import {
 import { DeckhandError, KeyedCounts, TokenBuckets, type Session, type SessionManager } from '@deckhand/core';
 import { ActiveSession } from './active-session.js';
 import type { McpSessionOptions } from './session-options.js';
+import type { McpSessionRecords } from './session-records.js';
 import { createToolServer } from './tool-server.js';
 
 export interface McpEndpointOptions {
@@ -41,6 +42,8 @@ export interface McpEndpointOptions {
   onUnexpectedError?: (error: unknown, tool: string) => void;
   /** The live page of a session, for `start` to hand out (built on the request's address, for the caller's project). */
   liveViewUrlOf?(requestUrl: string, session: Session, projectId: string): string;
+  /** A cluster's record of MCP sessions, so any node reaches one another node holds (absent: this process only). */
+  records?: McpSessionRecords;
 }
 
 export interface McpEndpoint {
@@ -99,6 +102,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
     const held = map.get(key);
     if (!held) return;
     map.delete(key);
+    if (map === legacy) opts.records?.forget(key);
     clearTimeout(held.timer);
     await held.close().catch((error) => opts.onUnexpectedError?.(error, 'close'));
   };
@@ -129,10 +133,15 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       const held = legacy.get(sessionId);
       // Another project's MCP session is as unknown as one that never was.
       if (!held || held.projectId !== caller.projectId) {
+        const there = held ? undefined : await opts.records?.elsewhere(sessionId, caller.projectId, request);
+        if (there) return there;
         throw new DeckhandError('session_not_found', `MCP session ${sessionId} not found: initialize a new one (and call start with your sessionId to re-attach)`);
       }
       idle(legacy, sessionId, held);
-      return held.transport!.handleRequest(request);
+      const response = await held.transport!.handleRequest(request);
+      // After the request, so the record names the browser session a start or end just chose.
+      if (legacy.has(sessionId)) opts.records?.hold(sessionId, held.projectId, held.active.id);
+      return response;
     }
     admit(caller.projectId);
     opening.add(caller.projectId);
@@ -151,6 +160,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
         const held: Held = { projectId: caller.projectId, active, transport, close: () => closeAll(server, active) };
         legacy.set(id, held);
         idle(legacy, id, held);
+        opts.records?.hold(id, caller.projectId, undefined);
       },
       onsessionclosed: (id) => drop(legacy, id),
     });

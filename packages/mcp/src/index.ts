@@ -4,5 +4,6 @@ export { createMcpEndpoint, type McpEndpoint, type McpEndpointOptions } from './
 export { presentedMcpKey, type PresentedKey } from './mcp-key.js';
 export { sessionOptionsFromQuery } from './query-options.js';
 export { DEFAULT_SESSION_OPTIONS, type McpSessionOptions } from './session-options.js';
+export type { McpSessionRecords } from './session-records.js';
 export { createToolServer } from './tool-server.js';
 export const MCP_SERVER_VERSION = '0.1.0';

@@ -17,7 +17,7 @@ import { liveHandlers } from './routes/live';
 import { metaHandlers, serveContract } from './routes/meta';
 import { operationHandlers } from './routes/operations';
 import { sessionHandlers } from './routes/sessions';
-import { rateLimit } from './rate-limit';
+import { rateLimit, type ProjectRates } from './rate-limit';
 import type { McpEndpoint } from '@deckhand/mcp';
 import { serveMcp } from './mcp-route';
 
@@ -25,6 +25,8 @@ export interface AppDeps extends RouteDeps {
   logger: Logger;
   /** The hosted MCP endpoint, served at /mcp (outside the handler table: see mcp-route.ts). */
   mcp?: McpEndpoint;
+  /** Where projects' request rates are counted (absent: in this process). */
+  rates?: ProjectRates;
 }
 
 /** An empty JSON body counts as `{}` (clients send a 0-byte body to `end`); the schema then decides. */
@@ -72,7 +74,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerHandlers(
     app,
     { ...metaHandlers(deps), ...sessionHandlers(deps), ...operationHandlers(deps), ...compatHandlers(deps), ...liveHandlers(deps) },
-    [authenticate(deps.config.apiKeys), rateLimit((projectId) => limitsOf(deps.config, projectId)), boundJsonBody, ...(cluster ? [cluster.routeRequest] : [])],
+    [authenticate(deps.config.apiKeys), rateLimit((projectId) => limitsOf(deps.config, projectId), deps.rates), boundJsonBody, ...(cluster ? [cluster.routeRequest] : [])],
   );
 
   const { mcp } = deps;

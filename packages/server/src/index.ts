@@ -15,6 +15,7 @@ import { createServerMetrics } from './metrics';
 import { listen } from './serve/listen';
 import { connectRedis } from './cluster/redis';
 import { createClusterNode, type ClusterNode } from './cluster/cluster-node';
+import { sharedState } from './cluster/shared-state';
 
 export { createApp } from './app';
 export { loadServerConfig, parseApiKeys } from './config';
@@ -41,18 +42,23 @@ export async function startServer(
   logger.info(coreConfig.browserIdentity.summary);
   // Only a node of a cluster connects anywhere; the embedded default holds everything in memory.
   const redis = config.cluster ? connectRedis(config.cluster.redisUrl, logger) : undefined;
+  const node: { url?: string } = { url: config.cluster?.nodeUrl };
+  const shared = sharedState(coreConfig, config.cluster, redis, logger, { url: () => node.url, mcpIdleMs: config.mcp.idleMs });
   let cluster: ClusterNode | undefined;
-  const sessions = createSessionManager(coreConfig, {
-    ...metrics.telemetry,
-    onSessionStop: (reason, sessionId) => {
-      metrics.telemetry.onSessionStop?.(reason, sessionId);
-      cluster?.sessionStopped(sessionId, reason);
+  const sessions = createSessionManager(
+    shared.coreConfig,
+    {
+      ...metrics.telemetry,
+      onSessionStop: (reason, sessionId) => {
+        metrics.telemetry.onSessionStop?.(reason, sessionId);
+        cluster?.sessionStopped(sessionId, reason);
+      },
     },
-  });
+    shared.sessions,
+  );
   // The internal URL: DECKHAND_NODE_URL, else the listen address (known below, once listening).
-  let nodeUrl = config.cluster?.nodeUrl ?? '';
   if (config.cluster && redis) {
-    cluster = createClusterNode({ config: config.cluster, redis, sessions, capacity: coreConfig.maxSessions, logger }, () => nodeUrl);
+    cluster = createClusterNode({ config: config.cluster, redis, sessions, capacity: coreConfig.maxSessions, logger }, () => node.url ?? '');
   }
   metrics.readFrom(() => sessions.stats());
   const chromiumPath = () => {
@@ -65,17 +71,17 @@ export async function startServer(
   // Returned URLs are built on DECKHAND_PUBLIC_URL, else on the listen address once it is known.
   const origin: PublicOrigin = { publicUrl: config.publicUrl };
   const cdp = createCdpProxy(sessions, origin);
-  const live = createLiveTokens(origin);
+  const live = createLiveTokens(origin, shared.liveSecret);
   const devtools = createDevtoolsLinks(sessions, origin);
   const relayCap = relaySockets(config.relaySocketsPerProject);
-  const mcp = createHostedMcp(sessions, config, logger, live);
-  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp, metrics, cluster });
+  const mcp = createHostedMcp(sessions, config, logger, live, shared.mcpSessions);
+  const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp, metrics, cluster, rates: shared.rates, ended: shared.ended });
   const local = (path: string) => relayCap.admit(devtools.route(path) ?? cdp.route(path));
   const upgrade = cluster ? (path: string, header: (name: string) => string | undefined) => cluster!.routeUpgrade(path, header, local) : local;
   const server = await listen({ fetch: app.fetch, host: config.host, port: config.port, upgrade });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${server.port}`;
-  nodeUrl ||= url;
+  node.url ??= url;
   cluster?.join();
   origin.publicUrl ??= listenOrigin(config.host, server.port);
   if (!config.publicUrl && origin.publicUrl !== url) {
@@ -99,6 +105,7 @@ export async function startServer(
       await sessions.shutdown();
       await server.close();
       await cluster?.leave();
+      shared.close();
       await redis?.close();
     },
   };

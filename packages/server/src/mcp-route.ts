@@ -5,14 +5,15 @@
 // spec's order (mcp-key.ts), so sessions started here are the project's, visible over the API.
 import type { Context } from 'hono';
 import { DeckhandError, firstLine, type SessionManager } from '@deckhand/core';
-import { createMcpEndpoint, MCP_SERVER_VERSION, presentedMcpKey, sessionOptionsFromQuery, type McpEndpoint } from '@deckhand/mcp';
+import { createMcpEndpoint, MCP_SERVER_VERSION, presentedMcpKey, sessionOptionsFromQuery, type McpEndpoint, type McpSessionRecords } from '@deckhand/mcp';
 import { isLoopback, OPEN_PROJECT, type ServerConfig } from './config';
 import type { AppEnv } from './env';
 import type { LiveTokens } from './live-page/live-tokens';
 import type { Logger } from './logger';
 
-export function createHostedMcp(sessions: SessionManager, config: ServerConfig, logger: Logger, live: LiveTokens): McpEndpoint {
+export function createHostedMcp(sessions: SessionManager, config: ServerConfig, logger: Logger, live: LiveTokens, records?: McpSessionRecords): McpEndpoint {
   return createMcpEndpoint({
+    ...(records && { records }),
     sessions,
     loopback: isLoopback(config.host),
     idleMs: config.mcp.idleMs,

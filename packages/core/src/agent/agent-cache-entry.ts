@@ -93,6 +93,7 @@ export function agentCacheFor(config: CoreConfig): EntryStores<AgentCacheEntry> 
       dir: config.cacheDir,
       kind: 'agent',
       signer: cacheSignerFor(config),
+      shared: config.sharedCache,
       maxEntries: config.cacheMaxEntries,
       version: AGENT_CACHE_VERSION,
       texts: entryTexts,

@@ -3,6 +3,7 @@
 import type { Action } from '../types.js';
 import type { EntrySigner } from './entry-signer.js';
 import { createEntryStores, type EntryStore, type EntryStores } from './entry-store.js';
+import type { SharedEntries } from './shared-entries.js';
 
 export const ACT_CACHE_VERSION = 2;
 export const DEFAULT_CACHE_DIR = '.deckhand/cache';
@@ -36,8 +37,8 @@ export function cacheDirFromEnv(env: Record<string, string | undefined>): string
   return env.DECKHAND_CACHE_DIR ?? DEFAULT_CACHE_DIR;
 }
 
-export function createActCaches({ dir, maxEntries, signer }: { dir: string; maxEntries: number; signer: EntrySigner }): ActCaches {
-  return createEntryStores<ActCacheEntry>({ dir, kind: 'act', maxEntries, version: ACT_CACHE_VERSION, texts: actTexts, signer });
+export function createActCaches({ dir, maxEntries, signer, shared }: { dir: string; maxEntries: number; signer: EntrySigner; shared?: SharedEntries }): ActCaches {
+  return createEntryStores<ActCacheEntry>({ dir, kind: 'act', maxEntries, version: ACT_CACHE_VERSION, texts: actTexts, signer, shared });
 }
 
 /** Where a substituted value would land: an action's arguments or description, or a target's name. */

@@ -11,6 +11,7 @@ import { DeckhandError } from '../errors.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
 import { hashKey, stableJson } from './act-cache-key.js';
 import type { EntrySigner } from './entry-signer.js';
+import type { SharedEntries } from './shared-entries.js';
 
 /** One project's entries. */
 export interface EntryStore<Entry> {
@@ -42,6 +43,8 @@ export interface EntryStoreOptions<Entry> {
   /** Every text in an entry where a substituted variable value could land. */
   texts(entry: Entry): string[];
   signer: EntrySigner;
+  /** A cluster's shared store, used instead of the disk (`dir` is then ignored). */
+  shared?: SharedEntries;
 }
 
 /** An entry as written to disk: the entry and the server's signature over it, its project, kind and key. */
@@ -50,7 +53,7 @@ interface SignedFile<Entry> {
   entry: Entry;
 }
 
-export function createEntryStores<Entry extends { version: number }>({ dir, kind, maxEntries, version, texts, signer }: EntryStoreOptions<Entry>): EntryStores<Entry> {
+export function createEntryStores<Entry extends { version: number }>({ dir, kind, maxEntries, version, texts, signer, shared }: EntryStoreOptions<Entry>): EntryStores<Entry> {
   const memory = new Map<string, Entry>();
   const remember = (slot: string, entry: Entry) => {
     memory.delete(slot);
@@ -65,9 +68,14 @@ export function createEntryStores<Entry extends { version: number }>({ dir, kind
 
   return {
     of(project, log = () => undefined) {
-      const folder = join(dir, 'projects', hashKey({ project }), kind);
+      const digest = hashKey({ project });
+      const folder = join(dir, 'projects', digest, kind);
       const slotOf = (key: string) => `${project}\n${checked(key)}`;
       const fileOf = (key: string) => join(folder, `${checked(key)}.json`);
+      const nameOf = (key: string) => `${kind}/${digest}/${checked(key)}`;
+      /** The stored text of an entry (shared store, else disk), undefined when there is none or it cannot be read. */
+      const load = (key: string): Promise<string | undefined> =>
+        (shared ? shared.read(nameOf(key)) : readFile(fileOf(key), 'utf8')).catch(() => undefined);
 
       return {
         async get(key) {
@@ -77,10 +85,10 @@ export function createEntryStores<Entry extends { version: number }>({ dir, kind
             remember(slot, hit);
             return hit;
           }
-          if (!dir) return undefined;
+          if (!dir && !shared) return undefined;
           let file: SignedFile<Entry>;
           try {
-            file = JSON.parse(await readFile(fileOf(key), 'utf8')) as SignedFile<Entry>;
+            file = JSON.parse((await load(key)) ?? '') as SignedFile<Entry>;
           } catch {
             // Missing or unreadable: a miss, and the caller infers afresh.
             return undefined;
@@ -106,8 +114,13 @@ export function createEntryStores<Entry extends { version: number }>({ dir, kind
           const file = fileOf(key);
           if (containsValue(texts(entry), forbidden)) return false;
           remember(slotOf(key), entry);
-          if (!dir) return true;
+          if (!dir && !shared) return true;
           const content: SignedFile<Entry> = { signature: await signer.sign(signed(project, key, entry)), entry };
+          if (shared) {
+            // Kept here either way; the other nodes see it when the shared store takes it.
+            await shared.write(nameOf(key), JSON.stringify(content)).catch(() => undefined);
+            return true;
+          }
           await mkdir(folder, { recursive: true });
           // Write beside the target then rename: readers see the old file or the new one, never half of one.
           const tmp = join(folder, `.${key}.${randomUUID()}.tmp`);
@@ -118,7 +131,8 @@ export function createEntryStores<Entry extends { version: number }>({ dir, kind
 
         async delete(key) {
           memory.delete(slotOf(key));
-          if (dir) await rm(fileOf(key), { force: true });
+          if (shared) await shared.remove(nameOf(key)).catch(() => undefined);
+          else if (dir) await rm(fileOf(key), { force: true });
         },
       };
     },

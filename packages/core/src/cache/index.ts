@@ -12,3 +12,4 @@ export {
 } from './act-cache.js';
 export { createEntrySigner, type EntrySigner } from './entry-signer.js';
 export { createEntryStores, type EntryStore, type EntryStores } from './entry-store.js';
+export type { SharedEntries } from './shared-entries.js';

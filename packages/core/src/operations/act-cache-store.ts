@@ -9,7 +9,7 @@ const signers = new WeakMap<CoreConfig, EntrySigner>();
 export function actCacheFor(config: CoreConfig): ActCaches {
   let cache = caches.get(config);
   if (!cache) {
-    cache = createActCaches({ dir: config.cacheDir, maxEntries: config.cacheMaxEntries, signer: cacheSignerFor(config) });
+    cache = createActCaches({ dir: config.cacheDir, maxEntries: config.cacheMaxEntries, signer: cacheSignerFor(config), shared: config.sharedCache });
     caches.set(config, cache);
   }
   return cache;

@@ -16,6 +16,8 @@ import { boundStart } from '../request-bounds.js';
 import { InMemorySessionStore, type SessionStore } from './session-store.js';
 import { FinishedSessions } from './finished-sessions.js';
 import { bothModelObservers, type SessionTelemetry } from './telemetry.js';
+import { inMemorySharedState, type SharedSessionState } from './shared-state.js';
+import type { ProjectSlot } from './project-slots.js';
 
 export interface StartOptions {
   /** From the x-model-api-key header; kept on the session, never logged. */
@@ -57,6 +59,7 @@ export class SessionManager {
     private readonly config: CoreConfig,
     private readonly store: SessionStore = new InMemorySessionStore(config.tombstoneLimit),
     private readonly telemetry: SessionTelemetry = {},
+    private readonly shared: SharedSessionState = inMemorySharedState(),
   ) {
     this.disk = new ProjectDiskQuota(config);
     this.browsers = new ProjectBrowsers(config, this.disk);
@@ -69,12 +72,14 @@ export class SessionManager {
     if (this.store.size + sum(this.starting.values()) >= this.config.maxSessions) {
       throw limitError(`Too many sessions (limit ${this.config.maxSessions}); end one and retry`);
     }
-    const { projectMaxSessions } = opts;
-    if (projectMaxSessions !== undefined && this.countOf(projectId) + startingHere >= projectMaxSessions) {
-      throw limitError(`Too many sessions for this project (limit ${projectMaxSessions}); end one and retry`);
-    }
     this.starting.set(projectId, startingHere + 1);
+    const { projectMaxSessions } = opts;
+    let slot: ProjectSlot | undefined;
     try {
+      if (projectMaxSessions !== undefined) {
+        slot = await this.shared.slots.take(projectId, projectMaxSessions);
+        if (!slot) throw limitError(`Too many sessions for this project (limit ${projectMaxSessions}); end one and retry`);
+      }
       await this.disk.check(projectId, 0);
       const browser = await openBrowser(req, projectId, this.config, this.browsers, this.disk);
       const session = new Session({
@@ -85,6 +90,10 @@ export class SessionManager {
         modelApiKey: opts.modelApiKey || undefined,
         diskRoom: () => this.disk.check(projectId),
         onStop: (stopped, reason) => {
+          slot?.release();
+          const { onFinished } = this.shared;
+          // stop() takes the last look just after telling us; the record waits for it.
+          if (onFinished) void Promise.resolve().then(() => stopped.finalLook()).then(() => onFinished(stopped), () => undefined);
           this.store.bury(stopped, { projectId: stopped.projectId, reason, endedAt: Date.now() });
           this.finishedSessions.keep(stopped);
           this.telemetry.onSessionStop?.(reason, stopped.id);
@@ -94,6 +103,9 @@ export class SessionManager {
       this.store.add(session);
       this.telemetry.onSessionStart?.();
       return session;
+    } catch (error) {
+      slot?.release();
+      throw error;
     } finally {
       const left = (this.starting.get(projectId) ?? 1) - 1;
       if (left === 0) this.starting.delete(projectId);
@@ -132,10 +144,6 @@ export class SessionManager {
     return { states, starting: sum(this.starting.values()), ...this.browsers.stats() };
   }
 
-  private countOf(projectId: string): number {
-    return this.store.all().filter((session) => session.projectId === projectId).length;
-  }
-
   /** Ends every session and closes every browser, pooled ones included (server shutdown). */
   async shutdown(): Promise<void> {
     await Promise.all(this.store.all().map((session) => session.stop('ended')));
@@ -159,6 +167,6 @@ function sum(values: Iterable<number>): number {
   return total;
 }
 
-export function createSessionManager(config: CoreConfig, telemetry?: SessionTelemetry): SessionManager {
-  return new SessionManager(config, undefined, telemetry);
+export function createSessionManager(config: CoreConfig, telemetry?: SessionTelemetry, shared?: SharedSessionState): SessionManager {
+  return new SessionManager(config, undefined, telemetry, shared);
 }

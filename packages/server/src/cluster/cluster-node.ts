@@ -5,7 +5,8 @@
 import { createMiddleware } from 'hono/factory';
 import type { MiddlewareHandler } from 'hono';
 import { DeckhandError, isDeckhandError, type SessionManager } from '@deckhand/core';
-import { reject, safeDecode } from '../cdp-proxy';
+import { safeDecode } from '../cdp-proxy';
+import { reject } from '../serve/adapter';
 import type { ClusterConfig } from '../config';
 import type { AppEnv } from '../env';
 import type { Logger } from '../logger';

@@ -14,6 +14,18 @@ export const keys = {
   session: (sessionId: string) => `${PREFIX}session:${sessionId}`,
   /** String, SET NX with an expiry: the node sweeping dead nodes' sessions now (one at a time). */
   sweepLock: `${PREFIX}sweep-lock`,
+  /** ZSET of one project: slot id → the time (ms, Redis clock) it expires unless its node renews it; one member per live session. */
+  projectSlots: (projectId: string) => `${PREFIX}project-slots:${projectId}`,
+  /** HASH of one project's request rate (token bucket): tokens, at (ms, Redis clock); expires once full again. */
+  projectRate: (projectId: string) => `${PREFIX}rate:${projectId}`,
+  /** String: one signed act or agent cache entry, named `<kind>/<project digest>/<key>`; expires unless written again. */
+  cacheEntry: (name: string) => `${PREFIX}cache:${name}`,
+  /** String, SET NX: a digest of the first node's cache secret, so a node with another one says so. */
+  cacheSecretId: `${PREFIX}cache-secret-id`,
+  /** String: an ended session's record for its live page (project, state, address, title, actions, last picture); expires. */
+  endedSession: (sessionId: string) => `${PREFIX}ended:${sessionId}`,
+  /** HASH of one hosted MCP session (2025-11-25 Mcp-Session-Id): project, node (its URL), session (the browser session it drives). */
+  mcpSession: (mcpSessionId: string) => `${PREFIX}mcp-session:${mcpSessionId}`,
 } as const;
 
 /** A session's state in the registry: running on its node, ended (by end, idle, crash), or lost with its node. */

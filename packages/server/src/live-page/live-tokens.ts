@@ -1,6 +1,7 @@
 // The tokens of the two links a person opens in a browser: the live page (sessionUrl, view only) and
 // the DevTools link (debugUrl, full control of the session's page). Each is an HMAC of purpose,
-// project and session under a secret made at server start (no storage; it dies with the server), and
+// project and session under a secret made at server start (no storage; it dies with the server; on a
+// cluster one drawn from the cluster secret, so any node accepts another's links), and
 // that secret is not the CDP relay's: a view token shows the session and cannot drive it, and neither
 // token opens the other's door.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -24,8 +25,7 @@ export interface LiveTokens {
   projectOf(sessionId: string, token: string, purpose?: LinkPurpose): string;
 }
 
-export function createLiveTokens(options: { publicUrl?: string }): LiveTokens {
-  const secret = randomBytes(32);
+export function createLiveTokens(options: { publicUrl?: string }, secret: Buffer = randomBytes(32)): LiveTokens {
   const sign = (purpose: LinkPurpose, projectId: string, sessionId: string) => createHmac('sha256', secret).update(`${purpose}\n${projectId}\n${sessionId}`).digest();
   const link = (purpose: LinkPurpose) => (requestUrl: string, session: Session, projectId: string) => {
     const url = publicUrl(requestUrl, options.publicUrl, `/v1/sessions/${encodeURIComponent(session.id)}/${PATHS[purpose]}`);

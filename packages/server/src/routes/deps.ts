@@ -6,6 +6,7 @@ import type { ServerConfig } from '../config';
 import type { DevtoolsLinks } from '../live-page/devtools-link';
 import type { LiveTokens } from '../live-page/live-tokens';
 import type { ServerMetrics } from '../metrics';
+import type { EndedSessions } from '../cluster/ended-sessions';
 
 export interface RouteDeps {
   sessions: SessionManager;
@@ -24,4 +25,6 @@ export interface RouteDeps {
   metrics: ServerMetrics;
   /** This process as a node of a cluster (DECKHAND_REDIS_URL); absent: one process. */
   cluster?: ClusterNode;
+  /** A cluster's records of sessions ended on any node, for their live page (absent: this process's own, in the session manager). */
+  ended?: EndedSessions;
 }
