@@ -1,7 +1,7 @@
 // A session's files: what its pages downloaded (<project>/downloads/<session>/, where the relay sends
 // downloads too) and what a client sent it for its pages to upload (<project>/files/<session>/). A file is
 // named by one path segment, and only a regular file in its folder is read, so no name reaches elsewhere.
-import { constants, createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
 import { lstat, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -75,8 +75,7 @@ class FileFolder {
       await handle?.close();
       throw this.#notFound(name);
     }
-    const stream = createReadStream('', { fd: handle.fd, autoClose: true });
-    return { info: infoOf(name, stat.size, stat.mtime), body: Readable.toWeb(stream) as ReadableStream<Uint8Array> };
+    return { info: infoOf(name, stat.size, stat.mtime), body: Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array> };
   }
 
   /** The path of a regular file of the folder (for the page to upload), or file_not_found. */
