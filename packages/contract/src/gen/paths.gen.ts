@@ -1653,8 +1653,8 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: {
-                /** @description Sessions per page (default 50). */
-                limit?: number;
+                /** @description Sessions per page, 1 to 200 (default 50). */
+                limit?: string;
                 /** @description The previous page's `nextCursor`. */
                 cursor?: string;
             };

@@ -19,7 +19,7 @@ export function sessionHandlers({ sessions, cdp, live, config }: RouteDeps): Pic
 
     listSessions: (c) => {
       const { limit, cursor } = c.req.valid('query');
-      return c.json({ success: true as const, data: sessions.list(c.get('projectId'), { limit, cursor }) }, 200);
+      return c.json({ success: true as const, data: sessions.list(c.get('projectId'), { limit: limit === undefined ? undefined : Number(limit), cursor }) }, 200);
     },
 
     endSession: async (c) => {

@@ -1099,9 +1099,9 @@ export type ListSessionsData = {
     path?: never;
     query?: {
         /**
-         * Sessions per page (default 50).
+         * Sessions per page, 1 to 200 (default 50).
          */
-        limit?: number;
+        limit?: string;
         /**
          * The previous page's `nextCursor`.
          */

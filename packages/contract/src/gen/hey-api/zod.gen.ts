@@ -916,7 +916,7 @@ export const zStartSessionHeaders = z.object({
 export const zStartSessionResponse = zSessionStartResponse;
 
 export const zListSessionsQuery = z.object({
-    limit: z.int().gte(1).lte(200).optional(),
+    limit: z.string().regex(/^(?:[1-9][0-9]?|1[0-9][0-9]|200)$/).optional(),
     cursor: z.string().min(1).max(200).optional()
 });
 
