@@ -2,8 +2,8 @@
 import type { Client } from 'openapi-fetch';
 import type { paths } from '@deckhand/contract';
 
-type Body<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
-type Query<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { parameters: { query: infer Q } } ? Q : never;
+type Body<P extends keyof paths, M extends 'get' | 'post' | 'delete'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type Query<P extends keyof paths, M extends 'get' | 'post' | 'delete'> = paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 export interface CallInit { headers?: Record<string, string>; signal?: AbortSignal; parseAs?: 'json' | 'stream' | 'text' | 'arrayBuffer' | 'blob' }
 export type ApiClient = Client<paths, 'application/json'>;
 
