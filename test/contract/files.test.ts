@@ -79,6 +79,31 @@ describe('files sent to a session', () => {
     expectOk(await ctx.api.call('endSession', { id }));
   });
 
+  it('uploads in natural language with the offline model: a sent file is set, an unsent one is refused by name', async () => {
+    const id = await ctx.sessionOn('upload.html');
+    const refused = await ctx.api.call('act', { id, body: { input: 'upload report.pdf' } });
+    expectOk(refused);
+    expect(refused.body.data.result.success).toBe(false);
+    expect(refused.body.data.result.message).toContain('No file named "report.pdf" in this session');
+    expect(await pageText(ctx.api, id, '#log')).not.toContain('chose');
+
+    expectOk(await ctx.api.call('uploadFile', { id, query: { name: 'report.pdf' }, raw: new TextEncoder().encode('%PDF-1.4') }));
+    const uploaded = await ctx.api.call('act', { id, body: { input: 'upload report.pdf to the Attachment field' } });
+    expectOk(uploaded);
+    expect(uploaded.body.data.result, JSON.stringify(uploaded.body.data.result)).toMatchObject({ success: true, actions: [{ method: 'setInputFiles', arguments: ['report.pdf'] }] });
+    expect(await pageText(ctx.api, id, '#log')).toContain('chose: report.pdf 8');
+    expectOk(await ctx.api.call('endSession', { id }));
+  });
+
+  it('refuses a natural-language upload on a page without a file field', async () => {
+    const id = await ctx.sessionOn('forms.html');
+    expectOk(await ctx.api.call('uploadFile', { id, query: { name: 'report.pdf' }, raw: new TextEncoder().encode('x') }));
+    const reply = await ctx.api.call('act', { id, body: { input: 'upload report.pdf' } });
+    expectOk(reply);
+    expect(reply.body.data.result).toMatchObject({ success: false, message: expect.stringContaining('no file field to upload "report.pdf" into') });
+    expectOk(await ctx.api.call('endSession', { id }));
+  });
+
   it('needs a file name for a raw body, and a name that is one path segment', async () => {
     const id = await ctx.startSession();
     const bytes = new TextEncoder().encode('x');
