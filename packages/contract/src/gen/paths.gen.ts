@@ -126,7 +126,8 @@ export interface paths {
         /**
          * List the project's sessions
          * @description The caller's project's sessions, newest first: live ones, and ended ones for as long as the
-         *     server remembers them (`DECKHAND_TOMBSTONE_LIMIT`). Another project's sessions never appear.
+         *     server remembers them (the last 10,000 ended, all projects together). Another project's
+         *     sessions never appear.
          *     Page with `limit` and the `nextCursor` of the previous page.
          */
         get: operations["listSessions"];
