@@ -2,7 +2,7 @@
 export { createSessionManager, type SessionManager, type SessionStats, type StartOptions } from './session/session-manager.js';
 export type { OperationMeasure, SessionTelemetry } from './session/telemetry.js';
 export type { Session, SessionState } from './session/session.js';
-export type { FileInfo, OpenedFile } from './session/session-files.js';
+export type { OpenedFile } from './session/session-files.js';
 export type { OpContext, OperationScope } from './scope/operation-scope.js';
 export { defineTool, viewOf, type Tool, type ToolCapability, type ToolView } from './tools/tool.js';
 export { inCapabilities, toolCatalog, toolNamed } from './tools/catalog.js';

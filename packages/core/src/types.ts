@@ -13,6 +13,7 @@ export type {
   BrowserConfig,
   Cookie,
   ExtractRequest,
+  FileInfo,
   FrameId,
   LaunchOptions,
   LogLine,
