@@ -1,10 +1,14 @@
 // A session's files: downloads its pages made (list, fetch, delete), files sent to it and set on a file
 // field by the setInputFiles Action (raw body or multipart), and what an ended session's files become.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectError, expectOk, useContract } from '../support/contract';
+import { expectError, expectOk, START_BODY, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
 
-const ctx = useContract();
+const dataDir = mkdtempSync(join(tmpdir(), 'deckhand-files-data-'));
+const ctx = useContract({ DECKHAND_DATA_DIR: dataDir });
 
 describe('downloads', () => {
   it('lists, fetches and deletes what the page downloaded, by the name it suggested', async () => {
@@ -35,6 +39,17 @@ describe('downloads', () => {
     expectOk(await ctx.api.call('endSession', { id }));
     expectError(await ctx.api.call('listDownloads', { id }), 410, 'session_gone');
     expectError(await ctx.api.call('getDownload', { id, name: 'note (1).txt' }), 410, 'session_gone');
+  });
+
+  it("lists a download also when the client chose the browser's downloadsPath, and leaves the browser's copy there", async () => {
+    const id = await ctx.startSession({ browser: { type: 'local', launchOptions: { ...START_BODY.browser.launchOptions, downloadsPath: 'kept' } } });
+    expectOk(await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('download.html') } }));
+    expectOk(await ctx.api.call('act', { id, body: { input: { selector: '#save', method: 'click', arguments: [], description: 'Save the note' } } }));
+    expect((await ctx.api.call('listDownloads', { id })).body.data.files.map((f: { name: string }) => f.name)).toEqual(['note.txt']);
+    expectOk(await ctx.api.call('endSession', { id }));
+    const [project] = readdirSync(dataDir).filter((name) => readdirSync(join(dataDir, name)).includes('kept'));
+    const kept = readdirSync(join(dataDir, project!, 'kept'));
+    expect(kept.map((name) => readFileSync(join(dataDir, project!, 'kept', name), 'utf8'))).toEqual(['relay-download']);
   });
 });
 

@@ -34,6 +34,8 @@ export class SessionFiles {
     private readonly sessionId: string,
     /** Refuses (429 disk_quota) when `bytes` more would take the project past its quota. */
     private readonly diskRoom: (bytes: number) => Promise<void>,
+    /** Leave the browser's own copy (a downloadsPath the client chose); otherwise it is moved, so it counts once. */
+    private readonly keepBrowserCopy = false,
   ) {
     this.downloads = new FileFolder('download', () => scope.downloadsDir());
     this.uploads = new FileFolder('file', () => (this.#uploadsDir ??= this.#makeUploadsDir()));
@@ -87,7 +89,7 @@ export class SessionFiles {
       const dir = await this.scope.downloadsDir();
       const name = await this.downloads.freeName(downloadName(download));
       await download.saveAs(join(dir, name));
-      await download.delete();
+      if (!this.keepBrowserCopy) await download.delete();
     })().catch(() => undefined);
     this.#saving.add(saving);
     void saving.finally(() => this.#saving.delete(saving));

@@ -88,6 +88,7 @@ export class SessionManager {
         browser,
         config: this.config,
         modelApiKey: opts.modelApiKey || undefined,
+        keepBrowserDownloads: Boolean(req.browser?.launchOptions?.downloadsPath),
         diskRoom: (adding) => (adding ? this.disk.check(projectId, 0, adding) : this.disk.check(projectId)),
         onStop: (stopped, reason) => {
           this.store.bury(stopped, { projectId: stopped.projectId, reason, startedAt: stopped.createdAt, endedAt: Date.now() });

@@ -62,6 +62,8 @@ export interface SessionInit {
   modelApiKey?: string;
   /** Refuses an operation while the project's disk quota is full, or a file of `adding` bytes that would fill it. */
   diskRoom?: (adding?: number) => Promise<void>;
+  /** The client chose where the browser keeps its downloads (launchOptions.downloadsPath): they stay there too. */
+  keepBrowserDownloads?: boolean;
   /** Told once when the session stops for any reason (end, crash, expiry). */
   onStop: (session: Session, reason: EndReason) => void;
   /** Told of each operation's outcome and times. */
@@ -142,7 +144,7 @@ export class Session {
     this.#telemetry = init.telemetry;
     this.#pages = new ActivePage(init.browser.context);
     this.#relayScope = relayScopeOf(init.config, init.projectId, this.id);
-    this.#files = new SessionFiles(init.config, this.#relayScope, this.id, async (adding) => init.diskRoom?.(adding));
+    this.#files = new SessionFiles(init.config, this.#relayScope, this.id, async (adding) => init.diskRoom?.(adding), init.keepBrowserDownloads === true);
     this.#files.watchDownloads(init.browser.context);
     init.browser.onLost(() => void this.stop('crashed'));
     this.#lifetimeTimer = setTimeout(() => void this.stop('expired'), init.config.maxSessionMs);
