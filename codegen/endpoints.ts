@@ -4,11 +4,13 @@
 
 export interface Endpoint {
   operationId: string;
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   path: string;
   summary: string;
   /** Names of generated zod schemas (exported by zod.gen.ts) for each request part, when present. */
   body?: { schema: string; required: boolean };
+  /** The body is bytes (application/octet-stream, or multipart/form-data), read by the handler itself. */
+  rawBody: boolean;
   headers?: string;
   params?: string;
   query?: string;
@@ -34,7 +36,7 @@ export function loadEndpoints(spec: Json, zodSource: string): Endpoint[] {
   const ifExported = (name: string) => (exported.has(name) ? name : undefined);
   const endpoints: Endpoint[] = [];
   for (const [path, item] of Object.entries<Json>(spec.paths)) {
-    for (const method of ['get', 'post'] as const) {
+    for (const method of ['get', 'post', 'delete'] as const) {
       const op = item[method];
       if (!op) continue;
       const id = pascal(op.operationId);
@@ -55,6 +57,7 @@ export function loadEndpoints(spec: Json, zodSource: string): Endpoint[] {
         path,
         summary: op.summary,
         body: bodySchema ? { schema: `z${refName(bodySchema.$ref)}`, required: Boolean(op.requestBody.required) } : undefined,
+        rawBody: Boolean(op.requestBody?.content?.['application/octet-stream']),
         headers: ifExported(`z${id}Headers`),
         params: ifExported(`z${id}Path`),
         query: ifExported(`z${id}Query`),

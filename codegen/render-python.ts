@@ -124,7 +124,7 @@ export function renderPython(spec: Json): string {
 
   const endpoints: string[] = [];
   for (const [path, item] of Object.entries<Json>(spec.paths)) {
-    for (const method of ['get', 'post'] as const) {
+    for (const method of ['get', 'post', 'delete'] as const) {
       const op = item[method];
       if (!op) continue;
       const body = op.requestBody?.content?.['application/json']?.schema?.$ref;

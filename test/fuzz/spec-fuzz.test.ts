@@ -44,6 +44,17 @@ const BUDGET: Record<EndpointId, { valid: number; broken: number }> = {
   getLiveState: { valid: 5, broken: 60 },
   getLiveFrame: { valid: 5, broken: 60 },
   getDevtools: { valid: 5, broken: 60 },
+  listSessions: { valid: 10, broken: 100 },
+  listDownloads: { valid: 5, broken: 60 },
+  getDownload: { valid: 5, broken: 60 },
+  deleteDownload: { valid: 5, broken: 60 },
+  listFiles: { valid: 5, broken: 60 },
+  uploadFile: { valid: 5, broken: 60 },
+  deleteFile: { valid: 5, broken: 60 },
+  getCookies: { valid: 5, broken: 60 },
+  setCookies: { valid: 10, broken: 100 },
+  getStorageState: { valid: 5, broken: 60 },
+  setStorageState: { valid: 10, broken: 100 },
 };
 
 /** Operations whose token rides in the query string. */

@@ -57,14 +57,16 @@ async function startDownloads(): Promise<Downloads> {
 }
 
 /** Files under the downloads folders of this process's browsers. */
+/** Files in the browsers' own download folders and in the sessions' (`<dataDir>/<project>/downloads/<session>/`, where a finished download is moved). */
 function downloadedFiles(): Array<{ path: string; size: number }> {
   const prefix = `deckhand-profile-${process.pid}.`;
-  return readdirSync(tmpdir())
+  const filesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).map((file) => join(dir, file)) : []);
+  const browsers = readdirSync(tmpdir())
     .filter((name) => name.startsWith(prefix))
-    .flatMap((name) => {
-      const dir = join(tmpdir(), name, 'downloads');
-      return existsSync(dir) ? readdirSync(dir).map((file) => join(dir, file)) : [];
-    })
+    .map((name) => join(tmpdir(), name, 'downloads'));
+  const sessions = readdirSync(dataDir).flatMap((project) => filesIn(join(dataDir, project, 'downloads')));
+  return [...browsers, ...sessions]
+    .flatMap(filesIn)
     .map((path) => ({ path, size: existsSync(path) ? statSync(path).size : 0 }));
 }
 

@@ -8,13 +8,19 @@ export type EndpointId = HttpEndpointId;
 
 export interface Call {
   id?: string;
+  /** The `{name}` of a file path. */
+  name?: string;
+  query?: Record<string, string>;
   body?: unknown;
+  /** A body sent as it is (a file upload), instead of JSON. */
+  raw?: Uint8Array | FormData;
   headers?: Record<string, string>;
 }
 
 export interface Reply {
   status: number;
   headers: Headers;
+  /** JSON parsed; any other content (a file) as its bytes. */
   body: any;
   /** Parsed events, when the answer was an event stream. */
   events?: Array<{ data: any; type: string; id: string }>;
@@ -26,6 +32,14 @@ export interface Driver {
 }
 
 const isStream = (response: Response) => (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+const isJson = (response: Response) => /json/.test(response.headers.get('content-type') ?? 'json');
+
+/** A success body that is neither JSON nor events is a file: its bytes. */
+async function parsedBody(response: Response, text: () => Promise<string>): Promise<unknown> {
+  if (!isJson(response)) return Buffer.from(await response.arrayBuffer());
+  const body = await text();
+  return body ? JSON.parse(body) : undefined;
+}
 
 /** Raw SSE parsing kept independent of the client's reader: blank-line separated `data: ` chunks. */
 export function parseEventText(text: string): Reply['events'] {
@@ -38,17 +52,21 @@ export function parseEventText(text: string): Reply['events'] {
 export function httpDriver(baseUrl: string, defaults: Record<string, string> = {}): Driver {
   return {
     name: 'http',
-    async call(op, { id, body, headers } = {}) {
+    async call(op, { id, name, query, body, raw, headers } = {}) {
       const route = endpoints[op];
-      const url = baseUrl + route.path.replace('{id}', encodeURIComponent(id ?? ''));
-      const response = await fetch(url, {
+      const path = route.path.replace('{id}', encodeURIComponent(id ?? '')).replace('{name}', encodeURIComponent(name ?? ''));
+      const search = query ? `?${new URLSearchParams(query)}` : '';
+      const contentType = raw instanceof Uint8Array ? 'application/octet-stream' : body !== undefined ? 'application/json' : undefined;
+      const response = await fetch(baseUrl + path + search, {
         method: route.method.toUpperCase(),
-        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...defaults, ...headers },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: { ...(contentType ? { 'content-type': contentType } : {}), ...defaults, ...headers },
+        body: (raw as BodyInit | undefined) ?? (body === undefined ? undefined : JSON.stringify(body)),
       });
-      const text = await response.text();
-      if (isStream(response)) return { status: response.status, headers: response.headers, body: text, events: parseEventText(text) };
-      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+      if (isStream(response)) {
+        const text = await response.text();
+        return { status: response.status, headers: response.headers, body: text, events: parseEventText(text) };
+      }
+      return { status: response.status, headers: response.headers, body: await parsedBody(response, () => response.text()) };
     },
   };
 }
@@ -57,12 +75,15 @@ export function clientDriver(baseUrl: string, defaults: Record<string, string> =
   const ops = bindEndpoints(createClient({ baseUrl, headers: defaults }));
   return {
     name: 'client',
-    async call(op, { id, body, headers } = {}) {
+    async call(op, { id, name, query, body, raw, headers } = {}) {
       const init = { headers, parseAs: 'stream' as const };
       const fn = ops[op] as (...args: unknown[]) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
       const route = endpoints[op];
       const args: unknown[] = route.path.includes('{id}') ? [id] : [];
-      if (route.method === 'post') args.push(body);
+      if (route.path.includes('{name}')) args.push(name);
+      // A binding's declared parameters (init has a default, so it is not counted): path, then query, then body.
+      if (fn.length > args.length + (route.method === 'post' ? 1 : 0)) args.push(query ?? {});
+      if (route.method === 'post') args.push(raw ?? body);
       const { data, error, response } = await fn(...args, init);
       // openapi-fetch has already read an error body into `error`; a success body is the stream in `data`.
       if (!response.ok) return { status: response.status, headers: response.headers, body: error };
@@ -72,8 +93,8 @@ export function clientDriver(baseUrl: string, defaults: Record<string, string> =
         for await (const event of readEvents(stream)) events.push(event as NonNullable<Reply['events']>[number]);
         return { status: response.status, headers: response.headers, body: undefined, events };
       }
-      const text = await new Response(stream).text();
-      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+      const wrapped = new Response(stream, { headers: response.headers });
+      return { status: response.status, headers: response.headers, body: await parsedBody(wrapped, () => wrapped.text()) };
     },
   };
 }

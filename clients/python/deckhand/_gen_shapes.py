@@ -29,7 +29,7 @@ class ErrorResponse(TypedDict, total=False):
 
     success: Required[Literal[False]]
     message: Required[str]
-    code: Required[Literal["validation_error", "missing_model_key", "frame_not_found", "navigation_failed", "unauthorized", "forbidden", "destination_blocked", "session_not_found", "timeout", "session_gone", "session_lost", "payload_too_large", "headers_too_large", "unprocessable", "session_limit", "rate_limited", "disk_quota", "internal_error", "model_error", "browser_unavailable", "cluster_unavailable", "route_not_found", "upgrade_required"]]
+    code: Required[Literal["validation_error", "missing_model_key", "frame_not_found", "navigation_failed", "unauthorized", "forbidden", "destination_blocked", "session_not_found", "file_not_found", "timeout", "session_gone", "session_lost", "payload_too_large", "headers_too_large", "unprocessable", "session_limit", "rate_limited", "disk_quota", "internal_error", "model_error", "browser_unavailable", "cluster_unavailable", "route_not_found", "upgrade_required"]]
     issues: list[ValidationIssue]
 
 
@@ -435,6 +435,7 @@ class SessionStartRequest(TypedDict, total=False):
     browserbaseSessionID: str
     browserbaseSessionCreateParams: BrowserbaseSessionCreateParams
     browser: BrowserConfig
+    storageState: StorageState
 
 
 class SessionStartResponseData(TypedDict, total=False):
@@ -486,6 +487,100 @@ class ReplayResponseData(TypedDict, total=False):
 class ReplayResponse(TypedDict, total=False):
     success: Required[bool]
     data: Required[ReplayResponseData]
+
+
+class SessionSummary(TypedDict, total=False):
+    sessionId: Required[str]
+    state: Required[Literal["ready", "busy", "ended", "crashed", "expired"]]
+    createdAt: Required[str]
+    endedAt: str
+
+
+class SessionListResponseData(TypedDict, total=False):
+    sessions: Required[list[SessionSummary]]
+    nextCursor: str
+
+
+class SessionListResponse(TypedDict, total=False):
+    success: Required[bool]
+    data: Required[SessionListResponseData]
+
+
+class FileInfo(TypedDict, total=False):
+    name: Required[str]
+    size: Required[int]
+    modifiedAt: Required[str]
+    mimeType: Required[str]
+
+
+class FileListResponseData(TypedDict, total=False):
+    files: Required[list[FileInfo]]
+
+
+class FileListResponse(TypedDict, total=False):
+    success: Required[bool]
+    data: Required[FileListResponseData]
+
+
+class Cookie(TypedDict, total=False):
+    name: Required[str]
+    value: Required[str]
+    domain: Required[str]
+    path: Required[str]
+    expires: Required[float]
+    httpOnly: Required[bool]
+    secure: Required[bool]
+    sameSite: Required[Literal["Strict", "Lax", "None"]]
+
+
+class CookieParam(TypedDict, total=False):
+    """A cookie to set, for a `url` or for a `domain` and `path`."""
+
+    name: Required[str]
+    value: Required[str]
+    url: str
+    domain: str
+    path: str
+    expires: float
+    httpOnly: bool
+    secure: bool
+    sameSite: Literal["Strict", "Lax", "None"]
+
+
+class SetCookiesRequest(TypedDict, total=False):
+    clear: bool
+    cookies: list[CookieParam]
+
+
+class CookiesResponseData(TypedDict, total=False):
+    cookies: Required[list[Cookie]]
+
+
+class CookiesResponse(TypedDict, total=False):
+    success: Required[bool]
+    data: Required[CookiesResponseData]
+
+
+class StorageStateOriginsItemLocalStorageItem(TypedDict, total=False):
+    name: Required[str]
+    value: Required[str]
+
+
+class StorageStateOriginsItem(TypedDict, total=False):
+    origin: Required[str]
+    localStorage: Required[list[StorageStateOriginsItemLocalStorageItem]]
+
+
+class StorageState(TypedDict, total=False):
+    """Playwright's storage state."""
+
+    cookies: list[Cookie]
+    origins: list[StorageStateOriginsItem]
+
+
+class StorageStateResponse(TypedDict, total=False):
+    success: Required[bool]
+    data: Required[StorageState]
 
 
 class BrowserSession(TypedDict, total=False):
@@ -585,6 +680,17 @@ ENDPOINTS: Final[dict[str, Endpoint]] = {
     "getMetrics": Endpoint("GET", "/metrics", None, None, False),
     "getDemo": Endpoint("GET", "/demo", None, None, False),
     "startSession": Endpoint("POST", "/v1/sessions/start", "SessionStartRequest", "SessionStartResponse", False),
+    "listSessions": Endpoint("GET", "/v1/sessions", None, "SessionListResponse", False),
+    "listDownloads": Endpoint("GET", "/v1/sessions/{id}/downloads", None, "FileListResponse", False),
+    "getDownload": Endpoint("GET", "/v1/sessions/{id}/downloads/{name}", None, None, False),
+    "deleteDownload": Endpoint("DELETE", "/v1/sessions/{id}/downloads/{name}", None, "EndResponse", False),
+    "listFiles": Endpoint("GET", "/v1/sessions/{id}/files", None, "FileListResponse", False),
+    "uploadFile": Endpoint("POST", "/v1/sessions/{id}/files", None, "FileListResponse", False),
+    "deleteFile": Endpoint("DELETE", "/v1/sessions/{id}/files/{name}", None, "EndResponse", False),
+    "getCookies": Endpoint("GET", "/v1/sessions/{id}/cookies", None, "CookiesResponse", False),
+    "setCookies": Endpoint("POST", "/v1/sessions/{id}/cookies", "SetCookiesRequest", "CookiesResponse", False),
+    "getStorageState": Endpoint("GET", "/v1/sessions/{id}/storage-state", None, "StorageStateResponse", False),
+    "setStorageState": Endpoint("POST", "/v1/sessions/{id}/storage-state", "StorageState", "StorageStateResponse", False),
     "navigate": Endpoint("POST", "/v1/sessions/{id}/navigate", "NavigateRequest", "NavigateResponse", True),
     "act": Endpoint("POST", "/v1/sessions/{id}/act", "ActRequest", "ActResponse", True),
     "observe": Endpoint("POST", "/v1/sessions/{id}/observe", "ObserveRequest", "ObserveResponse", True),
@@ -605,7 +711,7 @@ ENDPOINTS: Final[dict[str, Endpoint]] = {
 # components.schemas of openapi.yaml, for checking values against the contract.
 SCHEMAS: Final[dict[str, Any]] = {
     "LiveState": {"type": "object", "required": ["url", "title", "pages", "actions"], "properties": {"url": {"type": "string", "description": "The active page's address (secrets masked)."}, "title": {"type": "string"}, "pages": {"type": "integer", "minimum": 0, "description": "Open pages (tabs) of the session."}, "actions": {"type": "array", "items": {"$ref": "#/components/schemas/ReplayAction"}}, "ended": {"type": "string", "enum": ["ended", "crashed", "expired"], "description": "Set once the session has stopped, and why; `url` and `title` are then its last ones."}}},
-    "ErrorResponse": {"type": "object", "description": "The one error body of every non-2xx response.", "additionalProperties": False, "required": ["success", "message", "code"], "properties": {"success": {"type": "boolean", "const": False}, "message": {"type": "string", "description": "What went wrong", "in a sentence. Never contains secrets.": None}, "code": {"type": "string", "description": "Stable machine-readable error code.", "enum": ["validation_error", "missing_model_key", "frame_not_found", "navigation_failed", "unauthorized", "forbidden", "destination_blocked", "session_not_found", "timeout", "session_gone", "session_lost", "payload_too_large", "headers_too_large", "unprocessable", "session_limit", "rate_limited", "disk_quota", "internal_error", "model_error", "browser_unavailable", "cluster_unavailable", "route_not_found", "upgrade_required"]}, "issues": {"type": "array", "description": "For validation errors, one entry per problem.", "items": {"$ref": "#/components/schemas/ValidationIssue"}}}},
+    "ErrorResponse": {"type": "object", "description": "The one error body of every non-2xx response.", "additionalProperties": False, "required": ["success", "message", "code"], "properties": {"success": {"type": "boolean", "const": False}, "message": {"type": "string", "description": "What went wrong", "in a sentence. Never contains secrets.": None}, "code": {"type": "string", "description": "Stable machine-readable error code.", "enum": ["validation_error", "missing_model_key", "frame_not_found", "navigation_failed", "unauthorized", "forbidden", "destination_blocked", "session_not_found", "file_not_found", "timeout", "session_gone", "session_lost", "payload_too_large", "headers_too_large", "unprocessable", "session_limit", "rate_limited", "disk_quota", "internal_error", "model_error", "browser_unavailable", "cluster_unavailable", "route_not_found", "upgrade_required"]}, "issues": {"type": "array", "description": "For validation errors, one entry per problem.", "items": {"$ref": "#/components/schemas/ValidationIssue"}}}},
     "ValidationIssue": {"type": "object", "additionalProperties": False, "required": ["path", "message"], "properties": {"path": {"type": "string", "description": "Where the problem is, e.g. `body.options.timeout` or `header.x-stream-response`."}, "message": {"type": "string"}}},
     "HealthResponse": {"type": "object", "additionalProperties": False, "required": ["ok"], "properties": {"ok": {"type": "boolean"}, "sessions": {"type": "integer", "minimum": 0, "description": "Sessions currently open."}, "chromium": {"type": "string", "description": "Path of the Chromium binary in use."}}},
     "Primitive": {"description": "A string, number or boolean.", "oneOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]},
@@ -662,7 +768,7 @@ SCHEMAS: Final[dict[str, Any]] = {
     "ProviderBrowserConfig": {"type": "object", "title": "ProviderBrowserConfig", "additionalProperties": False, "required": ["type"], "properties": {"type": {"type": "string", "const": "browserbase"}, "cdpUrl": {"$ref": "#/components/schemas/NonEmptyBrowserLine"}, "launchOptions": {"$ref": "#/components/schemas/LaunchOptions"}}},
     "BrowserbaseSessionCreateParams": {"type": "object", "description": "Accepted for compatibility; `browserSettings.viewport` is honoured, other fields are informational.", "properties": {"projectId": {"type": "string"}, "region": {"type": "string"}, "keepAlive": {"type": "boolean"}, "timeout": {"type": "number"}, "proxies": {}, "userMetadata": {"type": "object", "additionalProperties": True}, "browserSettings": {"type": "object", "properties": {"viewport": {"$ref": "#/components/schemas/Viewport"}, "context": {"type": "object", "properties": {"id": {"type": "string"}, "persist": {"type": "boolean"}}}}}}},
     "Verbose": {"description": "0 errors only, 1 info, 2 debug (clients also send the strings).", "oneOf": [{"type": "integer", "enum": [0, 1, 2]}, {"type": "string", "enum": ["0", "1", "2"]}]},
-    "SessionStartRequest": {"type": "object", "properties": {"modelName": {"type": "string", "minLength": 1, "description": "The session's default model; `builtin/offline` (no key, no network) when absent. Unprefixed legacy names such as `gpt-4.1-nano` mean OpenAI; `auto` (the published Stagehand client's \"let the API choose\") means `builtin/offline`."}, "domSettleTimeoutMs": {"type": "number", "minimum": 0, "maximum": 600000}, "verbose": {"$ref": "#/components/schemas/Verbose"}, "systemPrompt": {"type": "string"}, "selfHeal": {"type": "boolean"}, "experimental": {"type": "boolean"}, "waitForCaptchaSolves": {"type": "boolean"}, "actTimeoutMs": {"type": "number", "exclusiveMinimum": 0, "maximum": 3600000}, "enableCaching": {"type": "boolean", "description": "Server-side act cache for this session; on unless false."}, "browserbaseSessionID": {"type": "string"}, "browserbaseSessionCreateParams": {"$ref": "#/components/schemas/BrowserbaseSessionCreateParams"}, "browser": {"$ref": "#/components/schemas/BrowserConfig"}}},
+    "SessionStartRequest": {"type": "object", "properties": {"modelName": {"type": "string", "minLength": 1, "description": "The session's default model; `builtin/offline` (no key, no network) when absent. Unprefixed legacy names such as `gpt-4.1-nano` mean OpenAI; `auto` (the published Stagehand client's \"let the API choose\") means `builtin/offline`."}, "domSettleTimeoutMs": {"type": "number", "minimum": 0, "maximum": 600000}, "verbose": {"$ref": "#/components/schemas/Verbose"}, "systemPrompt": {"type": "string"}, "selfHeal": {"type": "boolean"}, "experimental": {"type": "boolean"}, "waitForCaptchaSolves": {"type": "boolean"}, "actTimeoutMs": {"type": "number", "exclusiveMinimum": 0, "maximum": 3600000}, "enableCaching": {"type": "boolean", "description": "Server-side act cache for this session; on unless false."}, "browserbaseSessionID": {"type": "string"}, "browserbaseSessionCreateParams": {"$ref": "#/components/schemas/BrowserbaseSessionCreateParams"}, "browser": {"$ref": "#/components/schemas/BrowserConfig"}, "storageState": {"$ref": "#/components/schemas/StorageState", "description": "Cookies and local storage to start with (as `getStorageState` answers), e.g. a saved login."}}},
     "SessionStartResponse": {"type": "object", "required": ["success", "data"], "properties": {"success": {"type": "boolean"}, "data": {"type": "object", "required": ["sessionId", "available", "cdpUrl", "sessionUrl", "debugUrl"], "properties": {"sessionId": {"type": "string"}, "available": {"type": "boolean", "description": "Always true on success."}, "cdpUrl": {"type": "string", "description": "Browser-level DevTools websocket URL."}, "sessionUrl": {"type": "string", "description": "The live session page (`getLivePage`) with its view token: open it in a browser to watch."}, "debugUrl": {"type": "string", "description": "A DevTools front end on the session's page (`getDevtools`), with its token: open it in a browser."}}}}},
     "EndRequest": {"type": "object", "description": "No body, an empty body, or `{}`.", "additionalProperties": False, "properties": {}},
     "EndResponse": {"type": "object", "required": ["success"], "properties": {"success": {"type": "boolean"}}},
@@ -670,6 +776,16 @@ SCHEMAS: Final[dict[str, Any]] = {
     "ReplayAction": {"type": "object", "required": ["method", "parameters", "result", "timestamp"], "properties": {"method": {"type": "string"}, "parameters": {"description": "The request as recorded", "variables by name only.": None}, "result": {"description": "The operation's result", "or its error.": None}, "timestamp": {"type": "number", "description": "Epoch milliseconds."}, "endTime": {"type": "number", "description": "Epoch milliseconds."}, "tokenUsage": {"$ref": "#/components/schemas/TokenUsage"}}},
     "ReplayPage": {"type": "object", "required": ["url", "timestamp", "duration", "actions"], "properties": {"url": {"type": "string"}, "timestamp": {"type": "number", "description": "Epoch milliseconds."}, "duration": {"type": "number", "description": "Milliseconds on this page."}, "actions": {"type": "array", "items": {"$ref": "#/components/schemas/ReplayAction"}}}},
     "ReplayResponse": {"type": "object", "required": ["success", "data"], "properties": {"success": {"type": "boolean"}, "data": {"type": "object", "required": ["pages"], "properties": {"pages": {"type": "array", "items": {"$ref": "#/components/schemas/ReplayPage"}}}}}},
+    "SessionSummary": {"type": "object", "required": ["sessionId", "state", "createdAt"], "properties": {"sessionId": {"type": "string"}, "state": {"type": "string", "enum": ["ready", "busy", "ended", "crashed", "expired"]}, "createdAt": {"type": "string", "format": "date-time"}, "endedAt": {"type": "string", "format": "date-time", "description": "Set once the session has stopped."}}},
+    "SessionListResponse": {"type": "object", "required": ["success", "data"], "properties": {"success": {"type": "boolean"}, "data": {"type": "object", "required": ["sessions"], "properties": {"sessions": {"type": "array", "items": {"$ref": "#/components/schemas/SessionSummary"}}, "nextCursor": {"type": "string", "description": "Absent on the last page."}}}}},
+    "FileInfo": {"type": "object", "required": ["name", "size", "modifiedAt", "mimeType"], "properties": {"name": {"type": "string"}, "size": {"type": "integer", "minimum": 0, "description": "Bytes."}, "modifiedAt": {"type": "string", "format": "date-time"}, "mimeType": {"type": "string", "description": "From the name's extension (`application/octet-stream` when unknown)."}}},
+    "FileListResponse": {"type": "object", "required": ["success", "data"], "properties": {"success": {"type": "boolean"}, "data": {"type": "object", "required": ["files"], "properties": {"files": {"type": "array", "items": {"$ref": "#/components/schemas/FileInfo"}}}}}},
+    "Cookie": {"type": "object", "required": ["name", "value", "domain", "path", "expires", "httpOnly", "secure", "sameSite"], "properties": {"name": {"type": "string"}, "value": {"type": "string"}, "domain": {"type": "string"}, "path": {"type": "string"}, "expires": {"type": "number", "description": "Epoch seconds; -1 for a session cookie."}, "httpOnly": {"type": "boolean"}, "secure": {"type": "boolean"}, "sameSite": {"type": "string", "enum": ["Strict", "Lax", "None"]}}},
+    "CookieParam": {"type": "object", "description": "A cookie to set, for a `url` or for a `domain` and `path`.", "required": ["name", "value"], "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 4096}, "value": {"type": "string", "maxLength": 4096}, "url": {"type": "string", "maxLength": 4096}, "domain": {"type": "string", "maxLength": 255}, "path": {"type": "string", "maxLength": 4096}, "expires": {"type": "number"}, "httpOnly": {"type": "boolean"}, "secure": {"type": "boolean"}, "sameSite": {"type": "string", "enum": ["Strict", "Lax", "None"]}}},
+    "SetCookiesRequest": {"type": "object", "properties": {"clear": {"type": "boolean", "description": "Remove every cookie first."}, "cookies": {"type": "array", "maxItems": 1000, "items": {"$ref": "#/components/schemas/CookieParam"}}}},
+    "CookiesResponse": {"type": "object", "required": ["success", "data"], "properties": {"success": {"type": "boolean"}, "data": {"type": "object", "required": ["cookies"], "properties": {"cookies": {"type": "array", "items": {"$ref": "#/components/schemas/Cookie"}}}}}},
+    "StorageState": {"type": "object", "description": "Playwright's storage state.", "properties": {"cookies": {"type": "array", "maxItems": 1000, "items": {"$ref": "#/components/schemas/Cookie"}}, "origins": {"type": "array", "maxItems": 200, "items": {"type": "object", "required": ["origin", "localStorage"], "properties": {"origin": {"type": "string", "maxLength": 2048}, "localStorage": {"type": "array", "maxItems": 10000, "items": {"type": "object", "required": ["name", "value"], "properties": {"name": {"type": "string"}, "value": {"type": "string"}}}}}}}}},
+    "StorageStateResponse": {"type": "object", "required": ["success", "data"], "properties": {"success": {"type": "boolean"}, "data": {"$ref": "#/components/schemas/StorageState"}}},
     "BrowserSession": {"type": "object", "required": ["id", "status", "connectUrl"], "properties": {"id": {"type": "string"}, "status": {"type": "string", "enum": ["RUNNING", "COMPLETED", "ERROR", "TIMED_OUT"]}, "connectUrl": {"type": "string"}, "projectId": {"type": "string"}, "createdAt": {"type": "string"}, "sessionUrl": {"type": "string", "description": "Deckhand only: the live session page with its view token."}, "debugUrl": {"type": "string", "description": "Deckhand only: the DevTools link of the session (`getDevtools`), with its token."}}},
     "BrowserSessionUpdate": {"type": "object", "required": ["status"], "properties": {"status": {"type": "string", "const": "REQUEST_RELEASE"}, "projectId": {"type": "string"}}},
     "BrowserSessionDebug": {"type": "object", "required": ["debuggerUrl", "wsUrl"], "properties": {"debuggerUrl": {"type": "string"}, "debuggerFullscreenUrl": {"type": "string"}, "wsUrl": {"type": "string"}, "pages": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}, "url": {"type": "string"}, "title": {"type": "string"}}}}}},

@@ -21,8 +21,13 @@ from ._gen_shapes import (
     AgentExecuteRequest,
     AgentResultDataOutput,
     BrowserSession,
+    Cookie,
+    CookieParam,
+    CookiesResponse,
     ExtractOptions,
     ExtractRequest,
+    FileInfo,
+    FileListResponse,
     GenericModelConfig,
     LogLine,
     ModelConfigOrName,
@@ -31,8 +36,11 @@ from ._gen_shapes import (
     NavigateResult,
     ObserveOptions,
     ObserveRequest,
+    SessionListResponse,
     SessionStartRequest,
     SessionStartResponse,
+    StorageState,
+    StorageStateResponse,
     Variables,
 )
 from .errors import DeckhandError
@@ -216,6 +224,52 @@ class Deckhand:
         """An agent with this configuration (wire names: `model`, `mode`, `systemPrompt`, `executionModel`, ...)."""
         return DeckhandAgent(self._agent_execute, config or {})
 
+    # ---- files, cookies, storage state, sessions ----
+
+    def downloads(self) -> list[FileInfo]:
+        """The files the session's pages downloaded (they go with the session when it ends)."""
+        return cast(FileListResponse, self._session_call("listDownloads"))["data"]["files"]
+
+    def download(self, name: str) -> bytes:
+        """One download's bytes."""
+        session_id = self._live().session_id
+        return self._guard("getDownload", lambda: self._transport.fetch("getDownload", session_id, name))
+
+    def delete_download(self, name: str) -> None:
+        self._session_call("deleteDownload", name=name)
+
+    def upload(self, name: str, data: bytes) -> FileInfo:
+        """Sends a file to the session, for act's `setInputFiles` Action or act("upload <name>")."""
+        return cast(FileListResponse, self._session_call("uploadFile", query={"name": name}, raw=data))["data"]["files"][0]
+
+    def files(self) -> list[FileInfo]:
+        """The files sent to the session."""
+        return cast(FileListResponse, self._session_call("listFiles"))["data"]["files"]
+
+    def delete_file(self, name: str) -> None:
+        self._session_call("deleteFile", name=name)
+
+    def cookies(self) -> list[Cookie]:
+        return cast(CookiesResponse, self._session_call("getCookies"))["data"]["cookies"]
+
+    def set_cookies(self, cookies: list[CookieParam] | None = None, *, clear: bool = False) -> list[Cookie]:
+        """Adds cookies (`clear=True` removes every cookie first); answers the cookies after."""
+        body: dict[str, Any] = {"clear": clear, **({"cookies": cookies} if cookies is not None else {})}
+        return cast(CookiesResponse, self._session_call("setCookies", body))["data"]["cookies"]
+
+    def storage_state(self) -> StorageState:
+        """Cookies and local storage, to start another session with (`storage_state=`) or to set later."""
+        return cast(StorageStateResponse, self._session_call("getStorageState"))["data"]
+
+    def set_storage_state(self, state: StorageState) -> StorageState:
+        return cast(StorageStateResponse, self._session_call("setStorageState", state))["data"]
+
+    def list_sessions(self, *, limit: int | None = None, cursor: str | None = None) -> SessionListResponse:
+        """The project's sessions, newest first (`data.nextCursor` leads to the next page)."""
+        self._live()
+        query = {**({"limit": str(limit)} if limit is not None else {}), **({"cursor": cursor} if cursor else {})}
+        return cast(SessionListResponse, self._guard("listSessions", lambda: self._transport.call("listSessions", None, query=query)))
+
     def close(self) -> None:
         """Ends the session (its browser closes), and in env 'LOCAL' the server init() started. A second close does nothing."""
         if self._started is None or self._closed:
@@ -257,6 +311,8 @@ class Deckhand:
             body["actTimeoutMs"] = c.act_timeout_ms
         if c.browserbase_session_create_params is not None:
             body["browserbaseSessionCreateParams"] = c.browserbase_session_create_params
+        if c.storage_state is not None:
+            body["storageState"] = c.storage_state
         if c.local_browser_launch_options is not None:
             body["browser"] = {"type": "local", "launchOptions": c.local_browser_launch_options}
         self._log({"category": "init", "message": f"start request: {json.dumps(self._secrets.mask_value(body), ensure_ascii=False)}", "level": 2})
@@ -274,6 +330,10 @@ class Deckhand:
         if self._closed:
             raise DeckhandError("this client was closed")
         return self._started
+
+    def _session_call(self, operation: str, body: Any = None, **request: Any) -> Any:
+        session_id = self._live().session_id
+        return self._guard(operation, lambda: self._transport.call(operation, session_id, body, **request))
 
     def _with_model(self, options: O, model: ModelConfigOrName | None) -> O:
         """Per-call model: the one given, else the session's model at model_client_options' endpoint (a baseURL is per call on the wire)."""

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict, cast
 
-from ._gen_shapes import BrowserbaseSessionCreateParams, LaunchOptions, LogLine
+from ._gen_shapes import BrowserbaseSessionCreateParams, LaunchOptions, LogLine, StorageState
 from .errors import DeckhandOptionsError
 
 Env = Literal["BROWSERBASE", "LOCAL"]
@@ -46,6 +46,8 @@ class DeckhandConfig:
     browserbase_session_id: str | None = None
     """Resume this existing session instead of starting one."""
     browserbase_session_create_params: BrowserbaseSessionCreateParams | None = None
+    storage_state: StorageState | None = field(default=None, repr=False)
+    """Cookies and local storage to start with, as `storage_state()` answered in an earlier session (a saved login)."""
     wait_for_captcha_solves: bool = False
     local_browser_launch_options: LaunchOptions | None = None
     """Launch options of the server's browser for this session (`browser.launchOptions` at start)."""
@@ -89,6 +91,8 @@ class DeckhandOptions(TypedDict, total=False):
     browserbaseSessionID: str | None
     browserbase_session_create_params: BrowserbaseSessionCreateParams | None
     browserbaseSessionCreateParams: BrowserbaseSessionCreateParams | None
+    storage_state: StorageState | None
+    storageState: StorageState | None
     wait_for_captcha_solves: bool
     waitForCaptchaSolves: bool
     local_browser_launch_options: LaunchOptions | None
@@ -127,6 +131,7 @@ ALIASES: dict[str, str] = {
     "projectId": "project_id",
     "browserbaseSessionID": "browserbase_session_id",
     "browserbaseSessionCreateParams": "browserbase_session_create_params",
+    "storageState": "storage_state",
     "waitForCaptchaSolves": "wait_for_captcha_solves",
     "localBrowserLaunchOptions": "local_browser_launch_options",
     "modelName": "model_name",

@@ -46,10 +46,12 @@ class Transport:
         self._netloc = parsed.netloc
         self._prefix = parsed.path.rstrip("/")
 
-    def call(self, operation: str, session_id: str | None = None, body: Any = None) -> Any:
-        """A JSON call; answers the decoded body of a 2xx answer."""
+    def call(
+        self, operation: str, session_id: str | None = None, body: Any = None, *, name: str | None = None, query: Mapping[str, str] | None = None, raw: bytes | None = None
+    ) -> Any:
+        """A JSON call; answers the decoded body of a 2xx answer. `name`: a file path's `{name}`; `raw`: bytes sent as they are."""
         endpoint = ENDPOINTS[operation]
-        response, connection = self._open(endpoint, session_id, body, {"accept": "application/json"})
+        response, connection = self._open(endpoint, session_id, body, {"accept": "application/json"}, name=name, query=query, raw=raw)
         exchange = Exchange(operation, endpoint, body, response.status)
         try:
             raw = response.read()
@@ -57,6 +59,19 @@ class Transport:
             exchange.answer = json.loads(raw) if raw else None
             self._observe(exchange)
             return exchange.answer
+        finally:
+            connection.close()
+
+    def fetch(self, operation: str, session_id: str, name: str) -> bytes:
+        """A file's bytes (a 2xx answer's whole body)."""
+        endpoint = ENDPOINTS[operation]
+        response, connection = self._open(endpoint, session_id, None, {"accept": "*/*"}, name=name)
+        exchange = Exchange(operation, endpoint, None, response.status)
+        try:
+            raw = response.read()
+            self._raise_for_status(response, raw, exchange)
+            self._observe(exchange)
+            return raw
         finally:
             connection.close()
 
@@ -88,7 +103,17 @@ class Transport:
         finally:
             connection.close()
 
-    def _open(self, endpoint: Endpoint, session_id: str | None, body: Any, extra: Mapping[str, str]) -> tuple[http.client.HTTPResponse, http.client.HTTPConnection]:
+    def _open(
+        self,
+        endpoint: Endpoint,
+        session_id: str | None,
+        body: Any,
+        extra: Mapping[str, str],
+        *,
+        name: str | None = None,
+        query: Mapping[str, str] | None = None,
+        raw: bytes | None = None,
+    ) -> tuple[http.client.HTTPResponse, http.client.HTTPConnection]:
         if not self._netloc:
             raise DeckhandError("no Deckhand server yet: call init() first")
         path = self._prefix + endpoint.path
@@ -96,9 +121,18 @@ class Transport:
             if session_id is None:
                 raise DeckhandError(f"{endpoint.path} needs a session id")
             path = path.replace("{id}", urllib.parse.quote(session_id, safe=""))
+        if "{name}" in path:
+            if name is None:
+                raise DeckhandError(f"{endpoint.path} needs a file name")
+            path = path.replace("{name}", urllib.parse.quote(name, safe=""))
+        if query:
+            path += "?" + urllib.parse.urlencode(query)
         headers = {**self._headers, **extra}
         payload: bytes | None = None
-        if body is not None:
+        if raw is not None:
+            payload = raw
+            headers["content-type"] = "application/octet-stream"
+        elif body is not None:
             payload = json.dumps(body).encode("utf-8")
             headers["content-type"] = "application/json"
         connection: http.client.HTTPConnection

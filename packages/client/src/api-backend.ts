@@ -34,6 +34,7 @@ export function apiBackend(o: ResolvedOptions): Backend {
         actTimeoutMs: o.actTimeoutMs,
         enableCaching: o.enableCaching,
         browserbaseSessionCreateParams: o.browserbaseSessionCreateParams,
+        storageState: o.storageState,
         ...(o.localBrowserLaunchOptions ? { browser: { type: 'local' as const, launchOptions: o.localBrowserLaunchOptions } } : {}),
       });
       session = started.session;
@@ -45,6 +46,8 @@ export function apiBackend(o: ResolvedOptions): Backend {
     extract: async (body, onLog) => (await live().extract(body, call(onLog))).result,
     agentExecute: (body, onLog) => live().agentExecute(body, call(onLog)),
     replay: () => live().replay(),
+    data: () => live(),
+    listSessions: (page) => api.listSessions(page),
     end: async () => {
       await live().end();
     },

@@ -27,6 +27,9 @@ export function attachedBackend(o: ResolvedOptions, onModelCall?: OnModelCall): 
     extract: local.extract,
     agentExecute: local.agentExecute,
     replay: local.replay,
+    // Files and cookies are the server session's, wherever the core runs.
+    data: remote.data,
+    listSessions: remote.listSessions,
     async end() {
       await local.end();
       await remote.end();

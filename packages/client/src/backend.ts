@@ -14,8 +14,28 @@ export interface Started {
 
 export type OnLog = (line: LogLine) => void;
 
+/** A session's files, cookies and storage state, and the project's sessions: the same calls in every mode. */
+export interface SessionData {
+  listDownloads(): Promise<Schemas['FileInfo'][]>;
+  getDownload(name: string): Promise<Uint8Array>;
+  deleteDownload(name: string): Promise<void>;
+  listFiles(): Promise<Schemas['FileInfo'][]>;
+  uploadFile(name: string, bytes: Uint8Array): Promise<Schemas['FileInfo']>;
+  deleteFile(name: string): Promise<void>;
+  getCookies(): Promise<Schemas['Cookie'][]>;
+  setCookies(body: Schemas['SetCookiesRequest']): Promise<Schemas['Cookie'][]>;
+  getStorageState(): Promise<Schemas['StorageState']>;
+  setStorageState(state: Schemas['StorageState']): Promise<Schemas['StorageState']>;
+}
+
+export type SessionPage = Schemas['SessionListResponse']['data'];
+
 export interface Backend {
   start(): Promise<Started>;
+  /** The started session's files, cookies and storage state. */
+  data(): SessionData;
+  /** The project's sessions, newest first (limit: 1 to 200). */
+  listSessions(page: { limit?: number; cursor?: string }): Promise<SessionPage>;
   navigate(body: Schemas['NavigateRequest'], onLog: OnLog): Promise<Schemas['NavigateResponse']['data']['result']>;
   act(body: Schemas['ActRequest'], onLog: OnLog): Promise<Schemas['ActResponse']['data']['result']>;
   observe(body: Schemas['ObserveRequest'], onLog: OnLog): Promise<Schemas['ObserveResponse']['data']['result']>;

@@ -88,6 +88,16 @@ export function createDeckhandClient(options: DeckhandClientOptions) {
       agentExecute: (body: Schemas['AgentExecuteRequest'], call?: CallOptions) =>
         operation<Schemas['AgentExecuteResultOutput']>((init) => ops.agentExecute(id, body, init), call),
       replay: () => unwrap<Schemas['ReplayResponse']>(ops.replaySession(id)).then((r) => r.data),
+      listDownloads: () => unwrap<Schemas['FileListResponse']>(ops.listDownloads(id)).then((r) => r.data.files),
+      getDownload: async (name: string) => new Uint8Array(await unwrap<ArrayBuffer>(ops.getDownload(id, name, { parseAs: 'arrayBuffer' }))),
+      deleteDownload: async (name: string) => void (await unwrap(ops.deleteDownload(id, name))),
+      listFiles: () => unwrap<Schemas['FileListResponse']>(ops.listFiles(id)).then((r) => r.data.files),
+      uploadFile: (name: string, bytes: Uint8Array) => unwrap<Schemas['FileListResponse']>(ops.uploadFile(id, { name }, bytes)).then((r) => r.data.files[0]!),
+      deleteFile: async (name: string) => void (await unwrap(ops.deleteFile(id, name))),
+      getCookies: () => unwrap<Schemas['CookiesResponse']>(ops.getCookies(id)).then((r) => r.data.cookies),
+      setCookies: (body: Schemas['SetCookiesRequest']) => unwrap<Schemas['CookiesResponse']>(ops.setCookies(id, body)).then((r) => r.data.cookies),
+      getStorageState: () => unwrap<Schemas['StorageStateResponse']>(ops.getStorageState(id)).then((r) => r.data),
+      setStorageState: (state: Schemas['StorageState']) => unwrap<Schemas['StorageStateResponse']>(ops.setStorageState(id, state)).then((r) => r.data),
       end: () => unwrap<Schemas['EndResponse']>(ops.endSession(id, {})),
     };
   }
@@ -100,6 +110,11 @@ export function createDeckhandClient(options: DeckhandClientOptions) {
       return { ...started.data, session: session(started.data.sessionId) };
     },
     session,
+    /** The project's sessions, newest first, a page at a time (`nextCursor` leads to the next). */
+    async listSessions(page: { limit?: number; cursor?: string } = {}) {
+      const query = { ...(page.limit !== undefined && { limit: String(page.limit) }), ...(page.cursor && { cursor: page.cursor }) };
+      return (await unwrap<Schemas['SessionListResponse']>(ops.listSessions(query))).data;
+    },
   };
 }
 

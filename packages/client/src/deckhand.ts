@@ -4,7 +4,7 @@ import type { LogLine, components } from '@deckhand/contract';
 import type { ModelCallRecord } from '@deckhand/core';
 import { apiBackend } from './api-backend';
 import { attachedBackend } from './attached-backend';
-import type { Backend, OnLog, Started } from './backend';
+import type { Backend, OnLog, SessionData, SessionPage, Started } from './backend';
 import { DeckhandApiError } from './errors';
 import { localBackend } from './local-backend';
 import { keepAgentCacheEntry } from './agent-cache';
@@ -31,6 +31,9 @@ export type ExtractOptions = Schemas['ExtractOptions'];
 export type NavigateOptions = NonNullable<Schemas['NavigateRequest']['options']>;
 export type AgentConfig = Schemas['AgentConfig'];
 export type AgentExecuteOptions = Schemas['AgentExecuteOptions'];
+export type FileInfo = Schemas['FileInfo'];
+export type Cookie = Schemas['Cookie'];
+export type StorageState = Schemas['StorageState'];
 
 export class Deckhand {
   readonly options: ResolvedOptions;
@@ -131,11 +134,68 @@ export class Deckhand {
     return this.guard('metrics', () => this.backend.replay()).then(metricsOf);
   }
 
+  /** The files the session's pages downloaded (they go with the session when it ends). */
+  downloads(): Promise<FileInfo[]> {
+    return this.onData('downloads', (data) => data.listDownloads());
+  }
+
+  /** One download's bytes. */
+  download(name: string): Promise<Uint8Array> {
+    return this.onData('download', (data) => data.getDownload(name));
+  }
+
+  deleteDownload(name: string): Promise<void> {
+    return this.onData('deleteDownload', (data) => data.deleteDownload(name));
+  }
+
+  /** Sends a file to the session, for `act({ method: 'setInputFiles', arguments: [name], selector })` or act("upload <name>"). */
+  upload(name: string, bytes: Uint8Array): Promise<FileInfo> {
+    return this.onData('upload', (data) => data.uploadFile(name, bytes));
+  }
+
+  /** The files sent to the session. */
+  files(): Promise<FileInfo[]> {
+    return this.onData('files', (data) => data.listFiles());
+  }
+
+  deleteFile(name: string): Promise<void> {
+    return this.onData('deleteFile', (data) => data.deleteFile(name));
+  }
+
+  cookies(): Promise<Cookie[]> {
+    return this.onData('cookies', (data) => data.getCookies());
+  }
+
+  /** Adds cookies (`clear: true` removes every cookie first); answers the cookies after. */
+  setCookies(body: Schemas['SetCookiesRequest']): Promise<Cookie[]> {
+    return this.onData('setCookies', (data) => data.setCookies(body));
+  }
+
+  /** Cookies and local storage, to start another session with (`storageState` option) or to set later. */
+  storageState(): Promise<StorageState> {
+    return this.onData('storageState', (data) => data.getStorageState());
+  }
+
+  setStorageState(state: StorageState): Promise<StorageState> {
+    return this.onData('setStorageState', (data) => data.setStorageState(state));
+  }
+
+  /** The project's sessions, newest first; pass the answer's `nextCursor` for the next page. */
+  listSessions(page: { limit?: number; cursor?: string } = {}): Promise<SessionPage> {
+    this.live();
+    return this.guard('listSessions', () => this.backend.listSessions(page));
+  }
+
   /** Ends the session (its browser closes). A second close is a no-op. */
   async close(): Promise<void> {
     if (!this.started || this.closed) return;
     this.closed = true;
     await this.guard('close', () => this.backend.end());
+  }
+
+  private onData<T>(method: string, run: (data: SessionData) => Promise<T>): Promise<T> {
+    this.live();
+    return this.guard(method, () => run(this.backend.data()));
   }
 
   private live(): Started {

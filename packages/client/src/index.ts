@@ -3,6 +3,6 @@ export { createDeckhandClient, type DeckhandClient, type DeckhandClientOptions, 
 export { DeckhandApiError } from './errors';
 export { readEvents } from './sse';
 export { bindEndpoints, type Endpoints } from './gen/endpoints.gen';
-export { Deckhand, type InitResult, type Action, type ActOptions, type ObserveOptions, type ExtractOptions, type NavigateOptions, type AgentConfig, type AgentExecuteOptions } from './deckhand';
+export { Deckhand, type InitResult, type Action, type ActOptions, type ObserveOptions, type ExtractOptions, type NavigateOptions, type AgentConfig, type AgentExecuteOptions, type FileInfo, type Cookie, type StorageState } from './deckhand';
 export { DeckhandOptionsError, DEFAULTS, type DeckhandOptions, type DeckhandEnv, type ModelClientOptions } from './options';
 export type { DeckhandMetrics, OperationMetrics } from './metrics';

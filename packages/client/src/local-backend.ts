@@ -2,7 +2,7 @@
 // session's browser (useAPI: false). The core is loaded only when such a session starts, so API-mode
 // users never load a browser library.
 import type { OnModelCall } from '@deckhand/core';
-import type { Backend, OnLog, Started } from './backend';
+import type { Backend, OnLog, SessionData, Started } from './backend';
 import type { ResolvedOptions } from './options';
 
 /** The project every local session belongs to (the core keys sessions by project). */
@@ -15,6 +15,22 @@ export interface LocalHooks {
   cdpUrl?: () => string | undefined;
   /** Sees every model request made in this process and its answer (logInferenceToFile). */
   onModelCall?: OnModelCall;
+}
+
+/** The session's files, cookies and storage state, straight from the core. */
+function localSessionData(session: import('@deckhand/core').Session): SessionData {
+  return {
+    listDownloads: () => session.files.listDownloads(),
+    getDownload: async (name) => new Uint8Array(await new Response((await session.files.downloads.open(name)).body).arrayBuffer()),
+    deleteDownload: (name) => session.files.downloads.remove(name),
+    listFiles: () => session.files.uploads.list(),
+    uploadFile: (name, bytes) => session.files.upload(name, bytes),
+    deleteFile: (name) => session.files.uploads.remove(name),
+    getCookies: () => session.cookies(),
+    setCookies: (body) => session.setCookies(body),
+    getStorageState: () => session.storageState(),
+    setStorageState: (state) => session.setStorageState(state),
+  };
 }
 
 export function localBackend(o: ResolvedOptions, { cdpUrl, onModelCall }: LocalHooks = {}): Backend {
@@ -42,6 +58,7 @@ export function localBackend(o: ResolvedOptions, { cdpUrl, onModelCall }: LocalH
           experimental: o.experimental,
           actTimeoutMs: o.actTimeoutMs,
           enableCaching: o.enableCaching,
+          storageState: o.storageState,
           browser: attachTo ? { type: 'local', cdpUrl: attachTo } : { type: 'local', launchOptions: o.localBrowserLaunchOptions ?? { headless: true } },
         },
         { modelApiKey: o.modelClientOptions?.apiKey, modelSampling, languageModel: o.llmClient, onModelCall },
@@ -62,6 +79,8 @@ export function localBackend(o: ResolvedOptions, { cdpUrl, onModelCall }: LocalH
     extract: (body, onLog) => live().extract(body, ctx(onLog)) as never,
     agentExecute: async (body, onLog) => ({ result: (await live().agentExecute(body, ctx(onLog))) as never }),
     replay: async () => live().replay() as never,
+    data: () => localSessionData(live()),
+    listSessions: async (page) => core!.manager.list(LOCAL_PROJECT, page),
     end: async () => {
       await core!.endpoint?.close();
       await core!.manager.end(LOCAL_PROJECT, live().id);

@@ -32,6 +32,8 @@ export interface DeckhandOptions {
   browserbaseSessionID?: string;
   browserbaseSessionCreateParams?: Schemas['BrowserbaseSessionCreateParams'];
   waitForCaptchaSolves?: boolean;
+  /** Cookies and local storage to start with, as `storageState()` answered in an earlier session (a saved login). */
+  storageState?: Schemas['StorageState'];
   /** Launch options of the browser: the local one ('LOCAL') or the server's ('BROWSERBASE'). */
   localBrowserLaunchOptions?: Schemas['LaunchOptions'];
   /** Default model; `builtin/offline` when absent. */
@@ -122,6 +124,7 @@ const OPTION_NAMES: Record<keyof DeckhandOptions, true> = {
   localBrowserLaunchOptions: true, modelName: true, llmProvider: true, llmClient: true, modelClientOptions: true, enableCaching: true,
   cacheDir: true, verbose: true, logger: true, disablePino: true, logInferenceToFile: true, inferenceLogDir: true, domSettleTimeoutMs: true,
   selfHeal: true, systemPrompt: true, useAPI: true, experimental: true, baseURL: true, streaming: true, actTimeoutMs: true,
+  storageState: true,
 };
 
 /** Names other clients give the same setting (the Python client's, Stagehand v3's `model`), and where it goes here. */

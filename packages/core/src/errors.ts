@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   destination_blocked: 403,
   session_not_found: 404,
+  file_not_found: 404,
   route_not_found: 404,
   timeout: 408,
   session_gone: 410,

@@ -17,6 +17,8 @@ import { liveHandlers } from './routes/live';
 import { metaHandlers, serveContract } from './routes/meta';
 import { operationHandlers } from './routes/operations';
 import { sessionHandlers } from './routes/sessions';
+import { fileHandlers } from './routes/files';
+import { storageHandlers } from './routes/storage';
 import { rateLimit, type ProjectRates } from './rate-limit';
 import type { McpEndpoint } from '@deckhand/mcp';
 import { serveMcp } from './mcp-route';
@@ -73,7 +75,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   serveContract(app, deps.specText);
   registerHandlers(
     app,
-    { ...metaHandlers(deps), ...sessionHandlers(deps), ...operationHandlers(deps), ...compatHandlers(deps), ...liveHandlers(deps) },
+    { ...metaHandlers(deps), ...sessionHandlers(deps), ...operationHandlers(deps), ...compatHandlers(deps), ...liveHandlers(deps), ...fileHandlers(deps), ...storageHandlers(deps) },
     [authenticate(deps.config.apiKeys), rateLimit((projectId) => limitsOf(deps.config, projectId), deps.rates), boundJsonBody, ...(cluster ? [cluster.routeRequest] : [])],
   );
 

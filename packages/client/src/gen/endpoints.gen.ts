@@ -2,9 +2,9 @@
 import type { Client } from 'openapi-fetch';
 import type { paths } from '@deckhand/contract';
 
-type Body<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
-type Query<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { parameters: { query: infer Q } } ? Q : never;
-export interface CallInit { headers?: Record<string, string>; signal?: AbortSignal; parseAs?: 'json' | 'stream' | 'text' }
+type Body<P extends keyof paths, M extends 'get' | 'post' | 'delete'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type Query<P extends keyof paths, M extends 'get' | 'post' | 'delete'> = paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export interface CallInit { headers?: Record<string, string>; signal?: AbortSignal; parseAs?: 'json' | 'stream' | 'text' | 'arrayBuffer' | 'blob' }
 export type ApiClient = Client<paths, 'application/json'>;
 
 /** One typed call per HTTP operation of openapi.yaml (WebSocket endpoints are for CDP clients). */
@@ -14,21 +14,32 @@ export function bindEndpoints(client: ApiClient) {
     getReadiness: (init: CallInit = {}) => client.GET('/readyz', { ...init } as never),
     getMetrics: (init: CallInit = {}) => client.GET('/metrics', { ...init } as never),
     getDemo: (init: CallInit = {}) => client.GET('/demo', { ...init } as never),
-    startSession: (body: Body<'/v1/sessions/start', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/start', { body, ...init } as never),
-    navigate: (id: string, body: Body<'/v1/sessions/{id}/navigate', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/navigate', { params: { path: { id } }, body, ...init } as never),
-    act: (id: string, body: Body<'/v1/sessions/{id}/act', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/act', { params: { path: { id } }, body, ...init } as never),
-    observe: (id: string, body: Body<'/v1/sessions/{id}/observe', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/observe', { params: { path: { id } }, body, ...init } as never),
-    extract: (id: string, body: Body<'/v1/sessions/{id}/extract', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/extract', { params: { path: { id } }, body, ...init } as never),
-    agentExecute: (id: string, body: Body<'/v1/sessions/{id}/agentExecute', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/agentExecute', { params: { path: { id } }, body, ...init } as never),
-    endSession: (id: string, body?: Body<'/v1/sessions/{id}/end', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/end', { params: { path: { id } }, body, ...init } as never),
-    replaySession: (id: string, init: CallInit = {}) => client.GET('/v1/sessions/{id}/replay', { params: { path: { id } }, ...init } as never),
-    getBrowserSession: (id: string, init: CallInit = {}) => client.GET('/v1/sessions/{id}', { params: { path: { id } }, ...init } as never),
-    updateBrowserSession: (id: string, body: Body<'/v1/sessions/{id}', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}', { params: { path: { id } }, body, ...init } as never),
-    getBrowserSessionDebug: (id: string, init: CallInit = {}) => client.GET('/v1/sessions/{id}/debug', { params: { path: { id } }, ...init } as never),
-    getLivePage: (id: string, query: Query<'/v1/sessions/{id}/live', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live', { params: { path: { id }, query }, ...init } as never),
-    getLiveState: (id: string, query: Query<'/v1/sessions/{id}/live/state', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live/state', { params: { path: { id }, query }, ...init } as never),
-    getLiveFrame: (id: string, query: Query<'/v1/sessions/{id}/live/frame', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live/frame', { params: { path: { id }, query }, ...init } as never),
-    getDevtools: (id: string, query: Query<'/v1/sessions/{id}/devtools', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/devtools', { params: { path: { id }, query }, ...init } as never),
+    startSession: (body: Body<'/v1/sessions/start', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/start', { ...init, body } as never),
+    listSessions: (query: Query<'/v1/sessions', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions', { ...init, params: { query } } as never),
+    listDownloads: (id: string, init: CallInit = {}) => client.GET('/v1/sessions/{id}/downloads', { ...init, params: { path: { id } } } as never),
+    getDownload: (id: string, name: string, init: CallInit = {}) => client.GET('/v1/sessions/{id}/downloads/{name}', { ...init, params: { path: { id, name } } } as never),
+    deleteDownload: (id: string, name: string, init: CallInit = {}) => client.DELETE('/v1/sessions/{id}/downloads/{name}', { ...init, params: { path: { id, name } } } as never),
+    listFiles: (id: string, init: CallInit = {}) => client.GET('/v1/sessions/{id}/files', { ...init, params: { path: { id } } } as never),
+    uploadFile: (id: string, query: Query<'/v1/sessions/{id}/files', 'post'>, body: Blob | Uint8Array | FormData, init: CallInit = {}) => client.POST('/v1/sessions/{id}/files', { ...init, params: { path: { id }, query }, body, bodySerializer: (b: unknown) => b, headers: { ...(body instanceof FormData ? {} : { 'content-type': 'application/octet-stream' }), ...init.headers } } as never),
+    deleteFile: (id: string, name: string, init: CallInit = {}) => client.DELETE('/v1/sessions/{id}/files/{name}', { ...init, params: { path: { id, name } } } as never),
+    getCookies: (id: string, init: CallInit = {}) => client.GET('/v1/sessions/{id}/cookies', { ...init, params: { path: { id } } } as never),
+    setCookies: (id: string, body: Body<'/v1/sessions/{id}/cookies', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/cookies', { ...init, params: { path: { id } }, body } as never),
+    getStorageState: (id: string, init: CallInit = {}) => client.GET('/v1/sessions/{id}/storage-state', { ...init, params: { path: { id } } } as never),
+    setStorageState: (id: string, body: Body<'/v1/sessions/{id}/storage-state', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/storage-state', { ...init, params: { path: { id } }, body } as never),
+    navigate: (id: string, body: Body<'/v1/sessions/{id}/navigate', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/navigate', { ...init, params: { path: { id } }, body } as never),
+    act: (id: string, body: Body<'/v1/sessions/{id}/act', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/act', { ...init, params: { path: { id } }, body } as never),
+    observe: (id: string, body: Body<'/v1/sessions/{id}/observe', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/observe', { ...init, params: { path: { id } }, body } as never),
+    extract: (id: string, body: Body<'/v1/sessions/{id}/extract', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/extract', { ...init, params: { path: { id } }, body } as never),
+    agentExecute: (id: string, body: Body<'/v1/sessions/{id}/agentExecute', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/agentExecute', { ...init, params: { path: { id } }, body } as never),
+    endSession: (id: string, body?: Body<'/v1/sessions/{id}/end', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/end', { ...init, params: { path: { id } }, body } as never),
+    replaySession: (id: string, init: CallInit = {}) => client.GET('/v1/sessions/{id}/replay', { ...init, params: { path: { id } } } as never),
+    getBrowserSession: (id: string, init: CallInit = {}) => client.GET('/v1/sessions/{id}', { ...init, params: { path: { id } } } as never),
+    updateBrowserSession: (id: string, body: Body<'/v1/sessions/{id}', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}', { ...init, params: { path: { id } }, body } as never),
+    getBrowserSessionDebug: (id: string, init: CallInit = {}) => client.GET('/v1/sessions/{id}/debug', { ...init, params: { path: { id } } } as never),
+    getLivePage: (id: string, query: Query<'/v1/sessions/{id}/live', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live', { ...init, params: { path: { id }, query } } as never),
+    getLiveState: (id: string, query: Query<'/v1/sessions/{id}/live/state', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live/state', { ...init, params: { path: { id }, query } } as never),
+    getLiveFrame: (id: string, query: Query<'/v1/sessions/{id}/live/frame', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live/frame', { ...init, params: { path: { id }, query } } as never),
+    getDevtools: (id: string, query: Query<'/v1/sessions/{id}/devtools', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/devtools', { ...init, params: { path: { id }, query } } as never),
   };
 }
 

@@ -116,6 +116,172 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's sessions
+         * @description The caller's project's sessions, newest first: live ones, and ended ones for as long as the
+         *     server remembers them (the last 10,000 ended, all projects together). Another project's
+         *     sessions never appear.
+         *     Page with `limit` and the `nextCursor` of the previous page.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/downloads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The files the session downloaded
+         * @description Every download the session's pages made (by act, the agent, or a CDP client through the relay),
+         *     by the name the page suggested (`report (1).pdf` when a name repeats), oldest first. A download
+         *     lives in the session's directory until deleted or the session ends.
+         */
+        get: operations["listDownloads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/downloads/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bytes of one download
+         * @description The file as it was saved, with its `content-type` (from the name) and a `content-disposition` naming it.
+         */
+        get: operations["getDownload"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete one download
+         * @description Removes the file from the session's directory (and from the project's disk usage).
+         */
+        delete: operations["deleteDownload"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The files sent to the session
+         * @description The files `uploadFile` stored for this session, by name. They go with the session when it ends.
+         */
+        get: operations["listFiles"];
+        put?: never;
+        /**
+         * Send a file to the session
+         * @description Stores a file for the session's pages to use: `setInputFiles` in act's Action form, act's
+         *     natural language ("upload report.pdf"), or the `upload` tool. Send the bytes as the body
+         *     (`application/octet-stream`, with `name`) or as `multipart/form-data` (each `file` part under
+         *     its file name, or `name` for a single part). A file of the same name is replaced. Bounded by
+         *     the body limit (`DECKHAND_BODY_LIMIT_BYTES`, 413) and the project's disk quota
+         *     (`DECKHAND_PROJECT_DISK_MB`, 429 `disk_quota`).
+         */
+        post: operations["uploadFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/files/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a file sent to the session
+         * @description Removes the file; a page it was already set on keeps its copy.
+         */
+        delete: operations["deleteFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/cookies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The session's cookies
+         * @description Every cookie of the session's browser context, httpOnly ones included.
+         */
+        get: operations["getCookies"];
+        put?: never;
+        /**
+         * Add, replace or clear the session's cookies
+         * @description `clear: true` removes every cookie first; then `cookies` are added (a cookie of the same name, domain and path is replaced). Answers the cookies after the change.
+         */
+        post: operations["setCookies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/storage-state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The session's cookies and local storage, to reuse
+         * @description Playwright's storage state: every cookie, and each open origin's localStorage. Give it to another session (`storageState` at start, or POST here) to carry a login over.
+         */
+        get: operations["getStorageState"];
+        put?: never;
+        /**
+         * Replace the session's cookies and local storage
+         * @description Clears the session's cookies and the local storage of the origins it has used, then sets those given. Open pages keep what they already read; navigate to see the new state.
+         */
+        post: operations["setStorageState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/{id}/navigate": {
         parameters: {
             query?: never;
@@ -477,7 +643,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "forbidden" | "destination_blocked" | "session_not_found" | "timeout" | "session_gone" | "session_lost" | "payload_too_large" | "headers_too_large" | "unprocessable" | "session_limit" | "rate_limited" | "disk_quota" | "internal_error" | "model_error" | "browser_unavailable" | "cluster_unavailable" | "route_not_found" | "upgrade_required";
+            code: "validation_error" | "missing_model_key" | "frame_not_found" | "navigation_failed" | "unauthorized" | "forbidden" | "destination_blocked" | "session_not_found" | "file_not_found" | "timeout" | "session_gone" | "session_lost" | "payload_too_large" | "headers_too_large" | "unprocessable" | "session_limit" | "rate_limited" | "disk_quota" | "internal_error" | "model_error" | "browser_unavailable" | "cluster_unavailable" | "route_not_found" | "upgrade_required";
             /** @description For validation errors, one entry per problem. */
             issues?: components["schemas"]["ValidationIssue"][];
         };
@@ -929,6 +1095,8 @@ export interface components {
             browserbaseSessionID?: string;
             browserbaseSessionCreateParams?: components["schemas"]["BrowserbaseSessionCreateParams"];
             browser?: components["schemas"]["BrowserConfig"];
+            /** @description Cookies and local storage to start with (as `getStorageState` answers), e.g. a saved login. */
+            storageState?: components["schemas"]["StorageState"];
         };
         SessionStartResponse: {
             success: boolean;
@@ -982,6 +1150,92 @@ export interface components {
             data: {
                 pages: components["schemas"]["ReplayPage"][];
             };
+        };
+        SessionSummary: {
+            sessionId: string;
+            /** @enum {string} */
+            state: "ready" | "busy" | "ended" | "crashed" | "expired";
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Set once the session has stopped.
+             */
+            endedAt?: string;
+        };
+        SessionListResponse: {
+            success: boolean;
+            data: {
+                sessions: components["schemas"]["SessionSummary"][];
+                /** @description Absent on the last page. */
+                nextCursor?: string;
+            };
+        };
+        FileInfo: {
+            name: string;
+            /** @description Bytes. */
+            size: number;
+            /** Format: date-time */
+            modifiedAt: string;
+            /** @description From the name's extension (`application/octet-stream` when unknown). */
+            mimeType: string;
+        };
+        FileListResponse: {
+            success: boolean;
+            data: {
+                files: components["schemas"]["FileInfo"][];
+            };
+        };
+        Cookie: {
+            name: string;
+            value: string;
+            domain: string;
+            path: string;
+            /** @description Epoch seconds; -1 for a session cookie. */
+            expires: number;
+            httpOnly: boolean;
+            secure: boolean;
+            /** @enum {string} */
+            sameSite: "Strict" | "Lax" | "None";
+        };
+        /** @description A cookie to set, for a `url` or for a `domain` and `path`. */
+        CookieParam: {
+            name: string;
+            value: string;
+            url?: string;
+            domain?: string;
+            path?: string;
+            expires?: number;
+            httpOnly?: boolean;
+            secure?: boolean;
+            /** @enum {string} */
+            sameSite?: "Strict" | "Lax" | "None";
+        };
+        SetCookiesRequest: {
+            /** @description Remove every cookie first. */
+            clear?: boolean;
+            cookies?: components["schemas"]["CookieParam"][];
+        };
+        CookiesResponse: {
+            success: boolean;
+            data: {
+                cookies: components["schemas"]["Cookie"][];
+            };
+        };
+        /** @description Playwright's storage state. */
+        StorageState: {
+            cookies?: components["schemas"]["Cookie"][];
+            origins?: {
+                origin: string;
+                localStorage: {
+                    name: string;
+                    value: string;
+                }[];
+            }[];
+        };
+        StorageStateResponse: {
+            success: boolean;
+            data: components["schemas"]["StorageState"];
         };
         BrowserSession: {
             id: string;
@@ -1098,6 +1352,16 @@ export interface components {
         };
         /** @description No such session in this project. */
         NotFound: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description No such session in this project (`session_not_found`), or no such file in the session (`file_not_found`). */
+        FileNotFound: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
@@ -1228,6 +1492,8 @@ export interface components {
         LiveToken: string;
         /** @description Session identifier. */
         SessionId: string;
+        /** @description A file's name, as listed (one path segment). */
+        FileName: string;
         /** @description Whether to stream the response as server-sent events; a boolean `streamResponse` in the body wins. */
         StreamResponseHeader: "true" | "false";
         /** @description Language of the calling SDK. */
@@ -1383,6 +1649,359 @@ export interface operations {
             429: components["responses"]["TooManySessions"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: {
+                /** @description Sessions per page, 1 to 200 (default 50). */
+                limit?: string;
+                /** @description The previous page's `nextCursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of sessions. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDownloads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The downloads. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+                /** @description A file's name, as listed (one path segment). */
+                name: components["parameters"]["FileName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its type and size. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["FileNotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+                /** @description A file's name, as listed (one path segment). */
+                name: components["parameters"]["FileName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["FileNotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The uploaded files. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadFile: {
+        parameters: {
+            query?: {
+                /** @description The file's name (one path segment, as a page would see it); required for a raw body. */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": {
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The files as stored. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+                /** @description A file's name, as listed (one path segment). */
+                name: components["parameters"]["FileName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["FileNotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCookies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every cookie of the session's browser context. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CookiesResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setCookies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetCookiesRequest"];
+            };
+        };
+        responses: {
+            /** @description The cookies after the change. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CookiesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStorageState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The storage state. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorageStateResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setStorageState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StorageState"];
+            };
+        };
+        responses: {
+            /** @description The storage state after the change. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorageStateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     navigate: {

@@ -2,6 +2,7 @@
 import type { ElementHandle, Locator, Page } from 'playwright-core';
 import type { Resolution } from '../selectors/index.js';
 import { ACTION_METHODS as MODEL_ACTION_METHODS, GO_BACK } from '../inference/types.js';
+import { isDeckhandError } from '../errors.js';
 import { ActionFailure } from './action-failure.js';
 import { fillChecked } from './fill-check.js';
 
@@ -21,6 +22,8 @@ export interface ActionTarget {
   timeoutMs: number;
   /** Resolves a second selector in the same frame (dragAndDrop's target). */
   resolve(selector: string): Promise<Resolution>;
+  /** The paths of files sent to the session, by name (setInputFiles). */
+  files(names: string[]): Promise<string[]>;
 }
 
 export interface ActionMethod {
@@ -87,6 +90,17 @@ const ACTION_METHODS = {
       } finally {
         await drop.target.element.dispose().catch(() => undefined);
       }
+    },
+  },
+  /** Files sent to the session (uploadFile), by name: a name it was not sent is refused, naming it. */
+  setInputFiles: {
+    verb: 'set files on',
+    run: async ({ element, args, timeoutMs, files }) => {
+      if (args.length === 0) throw new ActionFailure('setInputFiles needs the names of files sent to the session');
+      const paths = await files(args).catch((error: unknown) => {
+        throw isDeckhandError(error) ? new ActionFailure(`${error.message} (send it first: POST /v1/sessions/{id}/files)`) : error;
+      });
+      await need(element).setInputFiles(paths, { timeout: timeoutMs });
     },
   },
   /** Not one of the spec's 13: the page-level step the models answer "go back" with, so it can be replayed. */

@@ -64,6 +64,7 @@ export async function performAction(scope: OperationScope, { action, variables, 
       args: (action.arguments ?? []).map((value) => substituteVariables(value, variables)),
       timeoutMs: waitMs(),
       resolve: (other) => resolveTarget(target?.frame ?? frame, other, waitMs()),
+      files: scope.uploadedFiles,
     });
   } catch (error) {
     await settle.cancel();

@@ -18,6 +18,7 @@ const METHOD_GUIDE = `Methods and their arguments:
 - selectOptionFromDropdown: [option label]
 - check / uncheck: []
 - dragAndDrop: [id of the element to drop onto]
+- setInputFiles: [file name] on a file input: only a file named in the instruction (it must have been sent to the session)
 For scrolling the whole page use elementId "".`;
 
 export function actSystemPrompt(custom?: string): string {

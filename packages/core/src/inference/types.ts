@@ -18,6 +18,7 @@ export const ACTION_METHODS = [
   'check',
   'uncheck',
   'dragAndDrop',
+  'setInputFiles',
 ] as const;
 
 /**

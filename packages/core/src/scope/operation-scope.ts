@@ -51,6 +51,8 @@ export interface OperationScope {
   projectDir(): Promise<string>;
   /** Lets Chromium (running as the browser user) read a checked file of the project. */
   shareFile(path: string): Promise<void>;
+  /** The paths of files sent to the session (uploadFile), by name, readable by Chromium; file_not_found for a name it was not sent. */
+  uploadedFiles(names: string[]): Promise<string[]>;
   settings: SessionSettings;
   /** The server's configuration: model environment and the executor's tuning. */
   config: CoreConfig;

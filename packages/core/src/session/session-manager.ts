@@ -18,6 +18,8 @@ import { FinishedSessions } from './finished-sessions.js';
 import { bothModelObservers, type SessionTelemetry } from './telemetry.js';
 import { inMemorySharedState, type SharedSessionState } from './shared-state.js';
 import type { ProjectSlot } from './project-slots.js';
+import { pageOfSessions, type SessionPage } from './session-list.js';
+import { writeStorageState } from './storage-state.js';
 
 export interface StartOptions {
   /** From the x-model-api-key header; kept on the session, never logged. */
@@ -82,19 +84,24 @@ export class SessionManager {
       }
       await this.disk.check(projectId, 0);
       const browser = await openBrowser(req, projectId, this.config, this.browsers, this.disk);
+      if (req.storageState) await writeStorageState(browser.context, req.storageState, 'body.storageState').catch(async (error: unknown) => {
+        await browser.close();
+        throw error;
+      });
       const session = new Session({
         projectId,
         settings: { ...settingsFrom(req, this.config), ...inProcessSettings(opts, this.telemetry) },
         browser,
         config: this.config,
         modelApiKey: opts.modelApiKey || undefined,
-        diskRoom: () => this.disk.check(projectId),
+        keepBrowserDownloads: Boolean(req.browser?.launchOptions?.downloadsPath),
+        diskRoom: (adding) => (adding ? this.disk.check(projectId, 0, adding) : this.disk.check(projectId)),
         onStop: (stopped, reason) => {
           slot?.release();
           const { onFinished } = this.shared;
           // stop() takes the last look just after telling us; the record waits for it.
           if (onFinished) void Promise.resolve().then(() => stopped.finalLook()).then(() => onFinished(stopped), () => undefined);
-          this.store.bury(stopped, { projectId: stopped.projectId, reason, endedAt: Date.now() });
+          this.store.bury(stopped, { projectId: stopped.projectId, reason, startedAt: stopped.createdAt, endedAt: Date.now() });
           this.finishedSessions.keep(stopped);
           this.telemetry.onSessionStop?.(reason, stopped.id);
         },
@@ -126,6 +133,18 @@ export class SessionManager {
   /** A session of this project that ended recently (its history and last look), for its live page. */
   finished(projectId: string, sessionId: string): Session | undefined {
     return this.finishedSessions.find(projectId, sessionId);
+  }
+
+  /** The project's sessions, live and remembered ended ones, newest first, a page at a time. */
+  list(projectId: string, page: { limit?: number; cursor?: string }): SessionPage {
+    const live = this.store.all().filter((session) => session.projectId === projectId);
+    return pageOfSessions(
+      [
+        ...live.map((session) => ({ sessionId: session.id, state: session.state, startedAt: session.createdAt })),
+        ...this.store.tombstonesOf(projectId).map(([sessionId, { reason, startedAt, endedAt }]) => ({ sessionId, state: reason, startedAt, endedAt })),
+      ],
+      page,
+    );
   }
 
   async end(projectId: string, sessionId: string): Promise<void> {

@@ -8,6 +8,8 @@ export interface SessionStore {
   /** Moves a session from the live set to the tombstones. */
   bury(session: Session, tombstone: Tombstone): void;
   findTombstone(sessionId: string): Tombstone | undefined;
+  /** The project's ended sessions the store still remembers, by id. */
+  tombstonesOf(projectId: string): Array<[string, Tombstone]>;
   all(): Session[];
   /** Live sessions. */
   readonly size: number;
@@ -36,6 +38,10 @@ export class InMemorySessionStore implements SessionStore {
 
   findTombstone(sessionId: string): Tombstone | undefined {
     return this.tombstones.find(sessionId);
+  }
+
+  tombstonesOf(projectId: string): Array<[string, Tombstone]> {
+    return this.tombstones.of(projectId);
   }
 
   all(): Session[] {

@@ -33,6 +33,9 @@ import type {
   NavigateResult,
   ObserveRequest,
   ReplayResult,
+  Cookie,
+  SetCookiesRequest,
+  StorageState,
 } from '../types.js';
 import { ActivePage } from './active-page.js';
 import { relayChannel } from '../browser/cdp/relay-channel.js';
@@ -43,6 +46,8 @@ import { OperationQueue } from './operation-queue.js';
 import { recordedAgentParameters, recordedParameters } from './recorded-parameters.js';
 import { boundAct, boundAgent, boundExtract, boundObserve } from '../request-bounds.js';
 import { SessionSecrets } from './session-secrets.js';
+import { SessionFiles } from './session-files.js';
+import { readCookies, readStorageState, writeCookies, writeStorageState } from './storage-state.js';
 import type { SessionSettings } from '../scope/session-settings.js';
 import type { EndReason } from './tombstones.js';
 import { outcomeOf, type SessionTelemetry } from './telemetry.js';
@@ -55,8 +60,10 @@ export interface SessionInit {
   browser: BrowserHandle;
   config: CoreConfig;
   modelApiKey?: string;
-  /** Refuses an operation while the project's disk quota is full. */
-  diskRoom?: () => Promise<void>;
+  /** Refuses an operation while the project's disk quota is full, or a file of `adding` bytes that would fill it. */
+  diskRoom?: (adding?: number) => Promise<void>;
+  /** The client chose where the browser keeps its downloads (launchOptions.downloadsPath): they stay there too. */
+  keepBrowserDownloads?: boolean;
   /** Told once when the session stops for any reason (end, crash, expiry). */
   onStop: (session: Session, reason: EndReason) => void;
   /** Told of each operation's outcome and times. */
@@ -102,6 +109,7 @@ export function goneError(reason: EndReason): DeckhandError {
 
 export class Session {
   readonly id = randomUUID();
+  readonly createdAt = Date.now();
   readonly projectId: string;
   readonly settings: SessionSettings;
   readonly #modelApiKey?: string;
@@ -116,6 +124,7 @@ export class Session {
   readonly #secrets = new SessionSecrets();
   readonly #pages: ActivePage;
   readonly #relayScope: SessionRelayScope;
+  readonly #files: SessionFiles;
   #idleTimer?: NodeJS.Timeout;
   readonly #lifetimeTimer: NodeJS.Timeout;
   #closing?: Promise<void>;
@@ -135,6 +144,8 @@ export class Session {
     this.#telemetry = init.telemetry;
     this.#pages = new ActivePage(init.browser.context);
     this.#relayScope = relayScopeOf(init.config, init.projectId, this.id);
+    this.#files = new SessionFiles(init.config, this.#relayScope, this.id, async (adding) => init.diskRoom?.(adding), init.keepBrowserDownloads === true);
+    this.#files.watchDownloads(init.browser.context);
     init.browser.onLost(() => void this.stop('crashed'));
     this.#lifetimeTimer = setTimeout(() => void this.stop('expired'), init.config.maxSessionMs);
     this.#lifetimeTimer.unref();
@@ -153,6 +164,32 @@ export class Session {
   /** A browser-level DevTools connection to this session's browser, for the server's relay: its allowlist applies. */
   async openCdp(): Promise<CdpChannel> {
     return relayChannel(await this.#browser.openCdp(), this.#relayScope);
+  }
+
+  /** The session's downloads and the files sent to it (they go with the session when it ends). */
+  get files(): SessionFiles {
+    this.#assertLive();
+    return this.#files;
+  }
+
+  /** Cookies and storage state are read and set in the session's turn (not recorded: they hold logins). */
+  cookies(): Promise<Cookie[]> {
+    return this.#inTurn(readCookies);
+  }
+
+  setCookies(request: SetCookiesRequest): Promise<Cookie[]> {
+    return this.#inTurn((context) => writeCookies(context, request));
+  }
+
+  storageState(): Promise<StorageState> {
+    return this.#inTurn(readStorageState);
+  }
+
+  setStorageState(state: StorageState): Promise<StorageState> {
+    return this.#inTurn(async (context) => {
+      await writeStorageState(context, state);
+      return readStorageState(context);
+    });
   }
 
   /** The browser process, when Deckhand launched it. */
@@ -314,8 +351,27 @@ export class Session {
     clearTimeout(this.#lifetimeTimer);
     this.#onStop(this, reason);
     this.#finalLook = this.#lookOnce();
-    this.#closing = this.#finalLook.then(() => this.#browser.close()).catch(() => undefined).then(() => this.#relayScope.dispose().catch(() => undefined));
+    this.#closing = this.#finalLook
+      .then(() => this.#browser.close())
+      .catch(() => undefined)
+      .then(async () => void (await Promise.all([this.#files.dispose(), this.#relayScope.dispose()]).catch(() => undefined)));
     return this.#closing;
+  }
+
+  /** Runs `work` on the browser context in the session's turn, outside its history, within the default timeout. */
+  async #inTurn<T>(work: (context: OperationScope['context']) => Promise<T>): Promise<T> {
+    this.#assertLive();
+    return this.#queue.run(async () => {
+      this.#assertLive();
+      const deadline = new Deadline(new AbortController().signal, this.settings.defaultTimeoutMs, 'Reading or setting cookies');
+      try {
+        return await deadline.race(work(this.#browser.context));
+      } catch (error) {
+        throw this.#asOperationError(error);
+      } finally {
+        deadline.dispose();
+      }
+    });
   }
 
   #scope(ctx: OpContext, page: OperationScope['page'], record: OperationScope['record'], deadline: Deadline): OperationScope {
@@ -338,6 +394,7 @@ export class Session {
       activate: (other) => this.#pages.activate(other),
       projectDir: this.#relayScope.projectDir,
       shareFile: (path) => this.#relayScope.shareFile(path),
+      uploadedFiles: (names) => this.#files.uploadedPaths(names),
       settings: this.settings,
       secrets: this.#secrets.values,
       record,

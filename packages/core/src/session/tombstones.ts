@@ -5,6 +5,7 @@ export type EndReason = 'ended' | 'crashed' | 'expired';
 export interface Tombstone {
   projectId: string;
   reason: EndReason;
+  startedAt: number;
   endedAt: number;
 }
 
@@ -21,5 +22,10 @@ export class Tombstones {
 
   find(sessionId: string): Tombstone | undefined {
     return this.entries.get(sessionId);
+  }
+
+  /** A project's remembered sessions, by id. */
+  of(projectId: string): Array<[string, Tombstone]> {
+    return [...this.entries].filter(([, tombstone]) => tombstone.projectId === projectId);
   }
 }

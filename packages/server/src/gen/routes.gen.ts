@@ -66,6 +66,190 @@ export const startSession = createRoute({
   },
 });
 
+export const listSessions = createRoute({
+  operationId: 'listSessions',
+  method: 'get',
+  path: '/v1/sessions',
+  summary: "List the project's sessions",
+  request: { query: z.zListSessionsQuery },
+  responses: {
+    200: { description: "One page of sessions.", content: { 'application/json': { schema: z.zSessionListResponse } } },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const listDownloads = createRoute({
+  operationId: 'listDownloads',
+  method: 'get',
+  path: '/v1/sessions/:id/downloads',
+  summary: "The files the session downloaded",
+  request: { params: z.zListDownloadsPath },
+  responses: {
+    200: { description: "The downloads.", content: { 'application/json': { schema: z.zFileListResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const getDownload = createRoute({
+  operationId: 'getDownload',
+  method: 'get',
+  path: '/v1/sessions/:id/downloads/:name',
+  summary: "The bytes of one download",
+  request: { params: z.zGetDownloadPath },
+  responses: {
+    200: { description: "The file, with its type and size." },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project (`session_not_found`), or no such file in the session (`file_not_found`).", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const deleteDownload = createRoute({
+  operationId: 'deleteDownload',
+  method: 'delete',
+  path: '/v1/sessions/:id/downloads/:name',
+  summary: "Delete one download",
+  request: { params: z.zDeleteDownloadPath },
+  responses: {
+    200: { description: "Deleted.", content: { 'application/json': { schema: z.zEndResponse } } },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project (`session_not_found`), or no such file in the session (`file_not_found`).", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const listFiles = createRoute({
+  operationId: 'listFiles',
+  method: 'get',
+  path: '/v1/sessions/:id/files',
+  summary: "The files sent to the session",
+  request: { params: z.zListFilesPath },
+  responses: {
+    200: { description: "The uploaded files.", content: { 'application/json': { schema: z.zFileListResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const uploadFile = createRoute({
+  operationId: 'uploadFile',
+  method: 'post',
+  path: '/v1/sessions/:id/files',
+  summary: "Send a file to the session",
+  request: { params: z.zUploadFilePath, query: z.zUploadFileQuery },
+  responses: {
+    200: { description: "The files as stored.", content: { 'application/json': { schema: z.zFileListResponse } } },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const deleteFile = createRoute({
+  operationId: 'deleteFile',
+  method: 'delete',
+  path: '/v1/sessions/:id/files/:name',
+  summary: "Delete a file sent to the session",
+  request: { params: z.zDeleteFilePath },
+  responses: {
+    200: { description: "Deleted.", content: { 'application/json': { schema: z.zEndResponse } } },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project (`session_not_found`), or no such file in the session (`file_not_found`).", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const getCookies = createRoute({
+  operationId: 'getCookies',
+  method: 'get',
+  path: '/v1/sessions/:id/cookies',
+  summary: "The session's cookies",
+  request: { params: z.zGetCookiesPath },
+  responses: {
+    200: { description: "Every cookie of the session's browser context.", content: { 'application/json': { schema: z.zCookiesResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const setCookies = createRoute({
+  operationId: 'setCookies',
+  method: 'post',
+  path: '/v1/sessions/:id/cookies',
+  summary: "Add, replace or clear the session's cookies",
+  request: { params: z.zSetCookiesPath, body: { required: true, content: { 'application/json': { schema: z.zSetCookiesRequest } } } },
+  responses: {
+    200: { description: "The cookies after the change.", content: { 'application/json': { schema: z.zCookiesResponse } } },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const getStorageState = createRoute({
+  operationId: 'getStorageState',
+  method: 'get',
+  path: '/v1/sessions/:id/storage-state',
+  summary: "The session's cookies and local storage, to reuse",
+  request: { params: z.zGetStorageStatePath },
+  responses: {
+    200: { description: "The storage state.", content: { 'application/json': { schema: z.zStorageStateResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const setStorageState = createRoute({
+  operationId: 'setStorageState',
+  method: 'post',
+  path: '/v1/sessions/:id/storage-state',
+  summary: "Replace the session's cookies and local storage",
+  request: { params: z.zSetStorageStatePath, body: { required: true, content: { 'application/json': { schema: z.zStorageState } } } },
+  responses: {
+    200: { description: "The storage state after the change.", content: { 'application/json': { schema: z.zStorageStateResponse } } },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
 export const navigate = createRoute({
   operationId: 'navigate',
   method: 'post',
@@ -344,6 +528,17 @@ export const routes = {
   getMetrics,
   getDemo,
   startSession,
+  listSessions,
+  listDownloads,
+  getDownload,
+  deleteDownload,
+  listFiles,
+  uploadFile,
+  deleteFile,
+  getCookies,
+  setCookies,
+  getStorageState,
+  setStorageState,
   navigate,
   act,
   observe,

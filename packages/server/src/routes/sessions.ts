@@ -1,10 +1,10 @@
-// Session lifecycle: start, end, replay, and the CDP relay's plain-GET answer.
+// Session lifecycle: start, list, end, replay, and the CDP relay's plain-GET answer.
 import { DeckhandError } from '@deckhand/core';
 import { limitsOf } from '../config';
 import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
 
-export function sessionHandlers({ sessions, cdp, live, config, cluster }: RouteDeps): Pick<Handlers, 'startSession' | 'endSession' | 'replaySession' | 'connectCdp'> {
+export function sessionHandlers({ sessions, cdp, live, config, cluster }: RouteDeps): Pick<Handlers, 'startSession' | 'listSessions' | 'endSession' | 'replaySession' | 'connectCdp'> {
   return {
     startSession: async (c) => {
       const body = c.req.valid('json');
@@ -20,6 +20,11 @@ export function sessionHandlers({ sessions, cdp, live, config, cluster }: RouteD
       const sessionUrl = live.pageUrl(c.req.url, session, projectId);
       const debugUrl = live.devtoolsUrl(c.req.url, session, projectId);
       return c.json({ success: true as const, data: { sessionId: session.id, available: true, cdpUrl, sessionUrl, debugUrl } }, 200);
+    },
+
+    listSessions: (c) => {
+      const { limit, cursor } = c.req.valid('query');
+      return c.json({ success: true as const, data: sessions.list(c.get('projectId'), { limit: limit === undefined ? undefined : Number(limit), cursor }) }, 200);
     },
 
     endSession: async (c) => {

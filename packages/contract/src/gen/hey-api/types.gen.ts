@@ -33,7 +33,7 @@ export type ErrorResponse = {
     /**
      * Stable machine-readable error code.
      */
-    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'forbidden' | 'destination_blocked' | 'session_not_found' | 'timeout' | 'session_gone' | 'session_lost' | 'payload_too_large' | 'headers_too_large' | 'unprocessable' | 'session_limit' | 'rate_limited' | 'disk_quota' | 'internal_error' | 'model_error' | 'browser_unavailable' | 'cluster_unavailable' | 'route_not_found' | 'upgrade_required';
+    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'forbidden' | 'destination_blocked' | 'session_not_found' | 'file_not_found' | 'timeout' | 'session_gone' | 'session_lost' | 'payload_too_large' | 'headers_too_large' | 'unprocessable' | 'session_limit' | 'rate_limited' | 'disk_quota' | 'internal_error' | 'model_error' | 'browser_unavailable' | 'cluster_unavailable' | 'route_not_found' | 'upgrade_required';
     /**
      * For validation errors, one entry per problem.
      */
@@ -617,6 +617,10 @@ export type SessionStartRequest = {
     browserbaseSessionID?: string;
     browserbaseSessionCreateParams?: BrowserbaseSessionCreateParams;
     browser?: BrowserConfig;
+    /**
+     * Cookies and local storage to start with (as `getStorageState` answers), e.g. a saved login.
+     */
+    storageState?: StorageState;
 };
 
 export type SessionStartResponse = {
@@ -701,6 +705,110 @@ export type ReplayResponse = {
     data: {
         pages: Array<ReplayPage>;
     };
+};
+
+export type SessionSummary = {
+    sessionId: string;
+    state: 'ready' | 'busy' | 'ended' | 'crashed' | 'expired';
+    createdAt: string;
+    /**
+     * Set once the session has stopped.
+     */
+    endedAt?: string;
+};
+
+export type SessionListResponse = {
+    success: boolean;
+    data: {
+        sessions: Array<SessionSummary>;
+        /**
+         * Absent on the last page.
+         */
+        nextCursor?: string;
+    };
+};
+
+export type FileInfo = {
+    name: string;
+    /**
+     * Bytes.
+     */
+    size: number;
+    modifiedAt: string;
+    /**
+     * From the name's extension (`application/octet-stream` when unknown).
+     */
+    mimeType: string;
+};
+
+export type FileListResponse = {
+    success: boolean;
+    data: {
+        files: Array<FileInfo>;
+    };
+};
+
+export type Cookie = {
+    name: string;
+    value: string;
+    domain: string;
+    path: string;
+    /**
+     * Epoch seconds; -1 for a session cookie.
+     */
+    expires: number;
+    httpOnly: boolean;
+    secure: boolean;
+    sameSite: 'Strict' | 'Lax' | 'None';
+};
+
+/**
+ * A cookie to set, for a `url` or for a `domain` and `path`.
+ */
+export type CookieParam = {
+    name: string;
+    value: string;
+    url?: string;
+    domain?: string;
+    path?: string;
+    expires?: number;
+    httpOnly?: boolean;
+    secure?: boolean;
+    sameSite?: 'Strict' | 'Lax' | 'None';
+};
+
+export type SetCookiesRequest = {
+    /**
+     * Remove every cookie first.
+     */
+    clear?: boolean;
+    cookies?: Array<CookieParam>;
+};
+
+export type CookiesResponse = {
+    success: boolean;
+    data: {
+        cookies: Array<Cookie>;
+    };
+};
+
+/**
+ * Playwright's storage state.
+ */
+export type StorageState = {
+    cookies?: Array<Cookie>;
+    origins?: Array<{
+        origin: string;
+        localStorage: Array<{
+            name: string;
+            value: string;
+        }>;
+    }>;
+};
+
+export type StorageStateResponse = {
+    success: boolean;
+    data: StorageState;
 };
 
 export type BrowserSession = {
@@ -794,6 +902,11 @@ export type LiveToken = string;
  * Session identifier.
  */
 export type SessionId = string;
+
+/**
+ * A file's name, as listed (one path segment).
+ */
+export type FileName = string;
 
 /**
  * Whether to stream the response as server-sent events; a boolean `streamResponse` in the body wins.
@@ -980,6 +1093,609 @@ export type StartSessionResponses = {
 };
 
 export type StartSessionResponse = StartSessionResponses[keyof StartSessionResponses];
+
+export type ListSessionsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Sessions per page, 1 to 200 (default 50).
+         */
+        limit?: string;
+        /**
+         * The previous page's `nextCursor`.
+         */
+        cursor?: string;
+    };
+    url: '/v1/sessions';
+};
+
+export type ListSessionsErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type ListSessionsError = ListSessionsErrors[keyof ListSessionsErrors];
+
+export type ListSessionsResponses = {
+    /**
+     * One page of sessions.
+     */
+    200: SessionListResponse;
+};
+
+export type ListSessionsResponse = ListSessionsResponses[keyof ListSessionsResponses];
+
+export type ListDownloadsData = {
+    body?: never;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{id}/downloads';
+};
+
+export type ListDownloadsErrors = {
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type ListDownloadsError = ListDownloadsErrors[keyof ListDownloadsErrors];
+
+export type ListDownloadsResponses = {
+    /**
+     * The downloads.
+     */
+    200: FileListResponse;
+};
+
+export type ListDownloadsResponse = ListDownloadsResponses[keyof ListDownloadsResponses];
+
+export type DeleteDownloadData = {
+    body?: never;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+        /**
+         * A file's name, as listed (one path segment).
+         */
+        name: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{id}/downloads/{name}';
+};
+
+export type DeleteDownloadErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project (`session_not_found`), or no such file in the session (`file_not_found`).
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type DeleteDownloadError = DeleteDownloadErrors[keyof DeleteDownloadErrors];
+
+export type DeleteDownloadResponses = {
+    /**
+     * Deleted.
+     */
+    200: EndResponse;
+};
+
+export type DeleteDownloadResponse = DeleteDownloadResponses[keyof DeleteDownloadResponses];
+
+export type GetDownloadData = {
+    body?: never;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+        /**
+         * A file's name, as listed (one path segment).
+         */
+        name: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{id}/downloads/{name}';
+};
+
+export type GetDownloadErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project (`session_not_found`), or no such file in the session (`file_not_found`).
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type GetDownloadError = GetDownloadErrors[keyof GetDownloadErrors];
+
+export type GetDownloadResponses = {
+    /**
+     * The file, with its type and size.
+     */
+    200: Blob | File;
+};
+
+export type GetDownloadResponse = GetDownloadResponses[keyof GetDownloadResponses];
+
+export type ListFilesData = {
+    body?: never;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{id}/files';
+};
+
+export type ListFilesErrors = {
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type ListFilesError = ListFilesErrors[keyof ListFilesErrors];
+
+export type ListFilesResponses = {
+    /**
+     * The uploaded files.
+     */
+    200: FileListResponse;
+};
+
+export type ListFilesResponse = ListFilesResponses[keyof ListFilesResponses];
+
+export type UploadFileData = {
+    body: Blob | File;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query?: {
+        /**
+         * The file's name (one path segment, as a page would see it); required for a raw body.
+         */
+        name?: string;
+    };
+    url: '/v1/sessions/{id}/files';
+};
+
+export type UploadFileErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * The request body is larger than the server accepts.
+     */
+    413: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type UploadFileError = UploadFileErrors[keyof UploadFileErrors];
+
+export type UploadFileResponses = {
+    /**
+     * The files as stored.
+     */
+    200: FileListResponse;
+};
+
+export type UploadFileResponse = UploadFileResponses[keyof UploadFileResponses];
+
+export type DeleteFileData = {
+    body?: never;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+        /**
+         * A file's name, as listed (one path segment).
+         */
+        name: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{id}/files/{name}';
+};
+
+export type DeleteFileErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project (`session_not_found`), or no such file in the session (`file_not_found`).
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type DeleteFileError = DeleteFileErrors[keyof DeleteFileErrors];
+
+export type DeleteFileResponses = {
+    /**
+     * Deleted.
+     */
+    200: EndResponse;
+};
+
+export type DeleteFileResponse = DeleteFileResponses[keyof DeleteFileResponses];
+
+export type GetCookiesData = {
+    body?: never;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{id}/cookies';
+};
+
+export type GetCookiesErrors = {
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type GetCookiesError = GetCookiesErrors[keyof GetCookiesErrors];
+
+export type GetCookiesResponses = {
+    /**
+     * Every cookie of the session's browser context.
+     */
+    200: CookiesResponse;
+};
+
+export type GetCookiesResponse = GetCookiesResponses[keyof GetCookiesResponses];
+
+export type SetCookiesData = {
+    body: SetCookiesRequest;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{id}/cookies';
+};
+
+export type SetCookiesErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * The request body is larger than the server accepts.
+     */
+    413: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type SetCookiesError = SetCookiesErrors[keyof SetCookiesErrors];
+
+export type SetCookiesResponses = {
+    /**
+     * The cookies after the change.
+     */
+    200: CookiesResponse;
+};
+
+export type SetCookiesResponse = SetCookiesResponses[keyof SetCookiesResponses];
+
+export type GetStorageStateData = {
+    body?: never;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{id}/storage-state';
+};
+
+export type GetStorageStateErrors = {
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type GetStorageStateError = GetStorageStateErrors[keyof GetStorageStateErrors];
+
+export type GetStorageStateResponses = {
+    /**
+     * The storage state.
+     */
+    200: StorageStateResponse;
+};
+
+export type GetStorageStateResponse = GetStorageStateResponses[keyof GetStorageStateResponses];
+
+export type SetStorageStateData = {
+    body: StorageState;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{id}/storage-state';
+};
+
+export type SetStorageStateErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * The request body is larger than the server accepts.
+     */
+    413: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type SetStorageStateError = SetStorageStateErrors[keyof SetStorageStateErrors];
+
+export type SetStorageStateResponses = {
+    /**
+     * The storage state after the change.
+     */
+    200: StorageStateResponse;
+};
+
+export type SetStorageStateResponse = SetStorageStateResponses[keyof SetStorageStateResponses];
 
 export type NavigateData = {
     body: NavigateRequest;

@@ -22,6 +22,7 @@ export const zErrorResponse = z.strictObject({
         'forbidden',
         'destination_blocked',
         'session_not_found',
+        'file_not_found',
         'timeout',
         'session_gone',
         'session_lost',
@@ -556,21 +557,6 @@ export const zVerbose = z.union([
     z.literal('2')
 ]);
 
-export const zSessionStartRequest = z.object({
-    modelName: z.string().min(1).optional(),
-    domSettleTimeoutMs: z.number().gte(0).lte(600000).optional(),
-    verbose: zVerbose.optional(),
-    systemPrompt: z.string().optional(),
-    selfHeal: z.boolean().optional(),
-    experimental: z.boolean().optional(),
-    waitForCaptchaSolves: z.boolean().optional(),
-    actTimeoutMs: z.number().gt(0).lte(3600000).optional(),
-    enableCaching: z.boolean().optional(),
-    browserbaseSessionID: z.string().optional(),
-    browserbaseSessionCreateParams: zBrowserbaseSessionCreateParams.optional(),
-    browser: zBrowserConfig.optional()
-});
-
 export const zSessionStartResponse = z.object({
     success: z.boolean(),
     data: z.object({
@@ -633,6 +619,122 @@ export const zReplayResponse = z.object({
     data: z.object({
         pages: z.array(zReplayPage)
     })
+});
+
+export const zSessionSummary = z.object({
+    sessionId: z.string(),
+    state: z.enum([
+        'ready',
+        'busy',
+        'ended',
+        'crashed',
+        'expired'
+    ]),
+    createdAt: z.iso.datetime(),
+    endedAt: z.iso.datetime().optional()
+});
+
+export const zSessionListResponse = z.object({
+    success: z.boolean(),
+    data: z.object({
+        sessions: z.array(zSessionSummary),
+        nextCursor: z.string().optional()
+    })
+});
+
+export const zFileInfo = z.object({
+    name: z.string(),
+    size: z.int().gte(0),
+    modifiedAt: z.iso.datetime(),
+    mimeType: z.string()
+});
+
+export const zFileListResponse = z.object({
+    success: z.boolean(),
+    data: z.object({
+        files: z.array(zFileInfo)
+    })
+});
+
+export const zCookie = z.object({
+    name: z.string(),
+    value: z.string(),
+    domain: z.string(),
+    path: z.string(),
+    expires: z.number(),
+    httpOnly: z.boolean(),
+    secure: z.boolean(),
+    sameSite: z.enum([
+        'Strict',
+        'Lax',
+        'None'
+    ])
+});
+
+/**
+ * A cookie to set, for a `url` or for a `domain` and `path`.
+ */
+export const zCookieParam = z.object({
+    name: z.string().min(1).max(4096),
+    value: z.string().max(4096),
+    url: z.string().max(4096).optional(),
+    domain: z.string().max(255).optional(),
+    path: z.string().max(4096).optional(),
+    expires: z.number().optional(),
+    httpOnly: z.boolean().optional(),
+    secure: z.boolean().optional(),
+    sameSite: z.enum([
+        'Strict',
+        'Lax',
+        'None'
+    ]).optional()
+});
+
+export const zSetCookiesRequest = z.object({
+    clear: z.boolean().optional(),
+    cookies: z.array(zCookieParam).max(1000).optional()
+});
+
+export const zCookiesResponse = z.object({
+    success: z.boolean(),
+    data: z.object({
+        cookies: z.array(zCookie)
+    })
+});
+
+/**
+ * Playwright's storage state.
+ */
+export const zStorageState = z.object({
+    cookies: z.array(zCookie).max(1000).optional(),
+    origins: z.array(z.object({
+        origin: z.string().max(2048),
+        localStorage: z.array(z.object({
+            name: z.string(),
+            value: z.string()
+        })).max(10000)
+    })).max(200).optional()
+});
+
+export const zSessionStartRequest = z.object({
+    modelName: z.string().min(1).optional(),
+    domSettleTimeoutMs: z.number().gte(0).lte(600000).optional(),
+    verbose: zVerbose.optional(),
+    systemPrompt: z.string().optional(),
+    selfHeal: z.boolean().optional(),
+    experimental: z.boolean().optional(),
+    waitForCaptchaSolves: z.boolean().optional(),
+    actTimeoutMs: z.number().gt(0).lte(3600000).optional(),
+    enableCaching: z.boolean().optional(),
+    browserbaseSessionID: z.string().optional(),
+    browserbaseSessionCreateParams: zBrowserbaseSessionCreateParams.optional(),
+    browser: zBrowserConfig.optional(),
+    storageState: zStorageState.optional()
+});
+
+export const zStorageStateResponse = z.object({
+    success: z.boolean(),
+    data: zStorageState
 });
 
 export const zBrowserSession = z.object({
@@ -739,6 +841,11 @@ export const zLiveToken = z.string().min(1).max(512);
 export const zSessionId = z.string().min(1);
 
 /**
+ * A file's name, as listed (one path segment).
+ */
+export const zFileName = z.string().min(1).max(255);
+
+/**
  * Whether to stream the response as server-sent events; a boolean `streamResponse` in the body wins.
  */
 export const zStreamResponseHeader = z.enum(['true', 'false']);
@@ -809,6 +916,119 @@ export const zStartSessionHeaders = z.object({
  * The session started.
  */
 export const zStartSessionResponse = zSessionStartResponse;
+
+export const zListSessionsQuery = z.object({
+    limit: z.string().regex(/^(?:[1-9][0-9]?|1[0-9][0-9]|200)$/).optional(),
+    cursor: z.string().min(1).max(200).optional()
+});
+
+/**
+ * One page of sessions.
+ */
+export const zListSessionsResponse = zSessionListResponse;
+
+export const zListDownloadsPath = z.object({
+    id: z.string().min(1)
+});
+
+/**
+ * The downloads.
+ */
+export const zListDownloadsResponse = zFileListResponse;
+
+export const zDeleteDownloadPath = z.object({
+    id: z.string().min(1),
+    name: z.string().min(1).max(255)
+});
+
+/**
+ * Deleted.
+ */
+export const zDeleteDownloadResponse = zEndResponse;
+
+export const zGetDownloadPath = z.object({
+    id: z.string().min(1),
+    name: z.string().min(1).max(255)
+});
+
+/**
+ * The file, with its type and size.
+ */
+export const zGetDownloadResponse = z.string();
+
+export const zListFilesPath = z.object({
+    id: z.string().min(1)
+});
+
+/**
+ * The uploaded files.
+ */
+export const zListFilesResponse = zFileListResponse;
+
+export const zUploadFileBody = z.string();
+
+export const zUploadFilePath = z.object({
+    id: z.string().min(1)
+});
+
+export const zUploadFileQuery = z.object({
+    name: z.string().min(1).max(255).optional()
+});
+
+/**
+ * The files as stored.
+ */
+export const zUploadFileResponse = zFileListResponse;
+
+export const zDeleteFilePath = z.object({
+    id: z.string().min(1),
+    name: z.string().min(1).max(255)
+});
+
+/**
+ * Deleted.
+ */
+export const zDeleteFileResponse = zEndResponse;
+
+export const zGetCookiesPath = z.object({
+    id: z.string().min(1)
+});
+
+/**
+ * Every cookie of the session's browser context.
+ */
+export const zGetCookiesResponse = zCookiesResponse;
+
+export const zSetCookiesBody = zSetCookiesRequest;
+
+export const zSetCookiesPath = z.object({
+    id: z.string().min(1)
+});
+
+/**
+ * The cookies after the change.
+ */
+export const zSetCookiesResponse = zCookiesResponse;
+
+export const zGetStorageStatePath = z.object({
+    id: z.string().min(1)
+});
+
+/**
+ * The storage state.
+ */
+export const zGetStorageStateResponse = zStorageStateResponse;
+
+export const zSetStorageStateBody = zStorageState;
+
+export const zSetStorageStatePath = z.object({
+    id: z.string().min(1)
+});
+
+/**
+ * The storage state after the change.
+ */
+export const zSetStorageStateResponse = zStorageStateResponse;
 
 export const zNavigateBody = zNavigateRequest;
 

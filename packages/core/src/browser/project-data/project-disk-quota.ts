@@ -52,15 +52,15 @@ export class ProjectDiskQuota {
     return bytes;
   }
 
-  /** Refuses (429 disk_quota) when the project's downloads and profiles fill its quota (measured at most `maxAgeMs` ago). */
-  async check(projectId: string, maxAgeMs = USAGE_TTL_MS): Promise<void> {
+  /** Refuses (429 disk_quota) when the project's files and profiles, with `adding` bytes more, fill its quota (measured at most `maxAgeMs` ago). */
+  async check(projectId: string, maxAgeMs = USAGE_TTL_MS, adding = 0): Promise<void> {
     const limit = this.config.projectDiskBytes;
     if (limit <= 0) return;
-    const used = await this.usage(projectId, maxAgeMs);
-    if (used < limit) return;
+    const used = (await this.usage(projectId, maxAgeMs)) + adding;
+    if (used < limit || (adding > 0 && used <= limit)) return;
     throw new DeckhandError(
       'disk_quota',
-      `The project's downloads and browser profiles hold ${Math.ceil(used / MIB)} MB, its disk quota is ${Math.round(limit / MIB)} MB (DECKHAND_PROJECT_DISK_MB): end sessions to free their downloads, or free the project's data directory`,
+      `The project's files and browser profiles ${adding > 0 ? 'would hold' : 'hold'} ${Math.ceil(used / MIB)} MB, its disk quota is ${Math.round(limit / MIB)} MB (DECKHAND_PROJECT_DISK_MB): end sessions to free their downloads, or free the project's data directory`,
     );
   }
 }

@@ -127,6 +127,8 @@ function resolveOne(page: Page, intent: Intent, memory: Memory): Choice {
         ? on(page, queryFor('scroll', intent.target), (m) => act(m.element, method))
         : { elementId: PAGE_ELEMENT_ID, method, arguments: [], description: `scroll the page ${direction} one screen` };
     }
+    case 'upload':
+      return upload(page, intent.file, intent.target);
     case 'drag': {
       const destination = findTarget(page, queryFor('any', intent.destination));
       if ('failure' in destination) return destination;
@@ -248,6 +250,17 @@ function fillField(element: SnapshotElement, value: string): Choice {
   return act(element, 'fill', [native], `with ${quoteValue(native)}`);
 }
 
+/** The file goes on the file field named, else on the page's only one; whether it was sent is checked as it is set. */
+function upload(page: Page, file: string, target: string | undefined): Choice {
+  const isFileField = (e: SnapshotElement) => e.inputType === 'file';
+  const setFile = (e: SnapshotElement) => act(e, 'setInputFiles', [file], quoteValue(file));
+  // "the Attachment field": a file input is no text field, so the kind word is left to the check below.
+  if (target) return on(page, queryFor('any', target.replace(/\s+(?:field|input|box)$/i, '')), (m) => (isFileField(m.element) ? setFile(m.element) : { failure: `[${m.element.id}] ${describeElement(m.element)} is not a file field` }));
+  const fields = [...page.snapshot.elements.values()].filter(isFileField);
+  if (fields.length === 1) return setFile(fields[0]!);
+  return { failure: fields.length === 0 ? `The page has no file field to upload "${file}" into` : `The page has ${fields.length} file fields: name the one to upload "${file}" into` };
+}
+
 function act(element: SnapshotElement, method: string, args: string[] = [], detail = ''): Choice {
   if (element.disabled) return { failure: `[${element.id}] ${describeElement(element)} is disabled` };
   if (element.covered) return { failure: `[${element.id}] ${describeElement(element)} is behind a dialog or overlay; close that first` };
@@ -293,7 +306,7 @@ function suggestion(element: SnapshotElement): ChosenAction {
 
 function placeholders(intent: Intent): string[] {
   if (intent.kind === 'steps') return [...intent.steps, ...(intent.otherwise ? [intent.otherwise] : [])].flatMap(placeholders);
-  const values = intent.kind === 'fill' || intent.kind === 'set' ? [intent.value] : intent.kind === 'select' ? [intent.option] : [];
+  const values = intent.kind === 'fill' || intent.kind === 'set' ? [intent.value] : intent.kind === 'select' ? [intent.option] : intent.kind === 'upload' ? [intent.file] : [];
   return values.flatMap((v) => [...v.matchAll(/%([\w.-]+)%/g)].map((m) => m[1]!));
 }
 

@@ -13,6 +13,8 @@ export type Intent = (
   | { kind: 'chunk'; direction: 'next' | 'prev'; target?: string }
   | { kind: 'scrollIntoView'; target: string }
   | { kind: 'drag'; target: string; destination: string }
+  /** A file sent to the session, set on the file field `target` names (or the page's only one). */
+  | { kind: 'upload'; file: string; target?: string }
   /**
    * Type a value; `search`: into a search field, then press Enter. `source`: the value is read from
    * the page (or an earlier step) instead; `transform`: applied to the value before it is typed.
@@ -77,6 +79,11 @@ const verb = (text: string, required: boolean): VerbWords => ({ words: stems(tex
 
 const RULES: Rule[] = [
   [/^(?:go|navigate|head) back(?: to the previous page)?$|^(?:go|navigate) to the previous page$/i, () => ({ kind: 'goBack' })],
+  // "upload report.pdf", "attach "my cv.pdf" to Resume": a file by name (quoted, or a word with an extension).
+  [
+    new RegExp(String.raw`^(?:upload|attach)(?: the file)? (?:${VALUE}|([^\s"“”]+\.[A-Za-z0-9]{1,10}))(?: (?:to|into|in|on|as|using|with) (.+))?$`, 'i'),
+    (m) => ({ kind: 'upload', file: valueOf(m), target: m[6] }),
+  ],
   [
     /^scroll (?:the page )?(down|up)(?: (?:by )?(?:one|a) (?:page|screen))?(?: (?:in|within|inside) (.+))?$/i,
     (m) => ({ kind: 'chunk', direction: m[1]!.toLowerCase() === 'down' ? 'next' : 'prev', target: m[2] }),

@@ -1,0 +1,106 @@
+// A session's files: what its pages downloaded (<project>/downloads/<session>/, where the relay sends
+// downloads too) and what a client sent it for its pages to upload (<project>/files/<session>/); both
+// count toward the project's disk and go with the session.
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BrowserContext, Download, Page } from 'playwright-core';
+import { confinedDirectory, giveToBrowserUser, projectDirName } from '../browser/project-data/project-data-dir.js';
+import type { CoreConfig } from '../config.js';
+import type { FileInfo } from '../types.js';
+import { checkFileName, FileFolder } from './file-folder.js';
+import type { SessionRelayScope } from './relay-scope.js';
+
+export type { OpenedFile } from './file-folder.js';
+
+/** How long a listing waits for downloads that have begun to be saved. */
+const DOWNLOAD_SAVE_WAIT_MS = 10_000;
+
+/** A page's suggested name as one safe segment (a page may suggest anything). */
+function downloadName(download: Download): string {
+  const suggested = download.suggestedFilename().replace(/[\x00-\x1f\x7f/\\]/g, '_').slice(-200);
+  return suggested === '' || suggested === '.' || suggested === '..' ? 'download' : suggested;
+}
+
+export class SessionFiles {
+  readonly downloads: FileFolder;
+  readonly uploads: FileFolder;
+  /** Downloads being saved, so a listing right after the click that began one includes it. */
+  readonly #saving = new Set<Promise<unknown>>();
+  #uploadsDir?: Promise<string>;
+
+  constructor(
+    private readonly config: CoreConfig,
+    private readonly scope: SessionRelayScope,
+    private readonly sessionId: string,
+    /** Refuses (429 disk_quota) when `bytes` more would take the project past its quota. */
+    private readonly diskRoom: (bytes: number) => Promise<void>,
+    /** Leave the browser's own copy (a downloadsPath the client chose); otherwise it is moved, so it counts once. */
+    private readonly keepBrowserCopy = false,
+  ) {
+    this.downloads = new FileFolder('download', () => scope.downloadsDir());
+    this.uploads = new FileFolder('file', () => (this.#uploadsDir ??= this.#makeUploadsDir()));
+  }
+
+  /** Saves every download of the context's pages into the session's downloads, under the name the page suggested. */
+  watchDownloads(context: BrowserContext): void {
+    const watch = (page: Page) => page.on('download', (download) => this.#save(download));
+    context.pages().forEach(watch);
+    context.on('page', watch);
+  }
+
+  async listDownloads(): Promise<FileInfo[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise((resolve) => (timer = setTimeout(resolve, DOWNLOAD_SAVE_WAIT_MS)));
+    await Promise.race([Promise.allSettled([...this.#saving]), waited]);
+    clearTimeout(timer);
+    return this.downloads.list();
+  }
+
+  /** Stores a client's file for the session's pages, within the project's disk quota. */
+  async upload(name: string, bytes: Uint8Array): Promise<FileInfo> {
+    checkFileName(name, 'query.name');
+    await this.diskRoom(bytes.byteLength);
+    const info = await this.uploads.write(name, bytes);
+    const path = await this.uploads.path(name);
+    await this.scope.shareFile(path);
+    return info;
+  }
+
+  /** The paths of sent files, by name, for the page to upload (Chromium may run as another user). */
+  uploadedPaths(names: string[]): Promise<string[]> {
+    return Promise.all(
+      names.map(async (name) => {
+        const path = await this.uploads.path(name);
+        await this.scope.shareFile(path);
+        return path;
+      }),
+    );
+  }
+
+  /** Removes both folders (the session has ended). */
+  async dispose(): Promise<void> {
+    await Promise.allSettled([...this.#saving]);
+    const uploads = await this.#uploadsDir?.catch(() => undefined);
+    if (uploads) await rm(uploads, { recursive: true, force: true });
+  }
+
+  #save(download: Download): void {
+    const saving = (async () => {
+      const dir = await this.scope.downloadsDir();
+      const name = await this.downloads.freeName(downloadName(download));
+      await download.saveAs(join(dir, name));
+      if (!this.keepBrowserCopy) await download.delete();
+    })().catch(() => undefined);
+    this.#saving.add(saving);
+    void saving.finally(() => this.#saving.delete(saving));
+  }
+
+  async #makeUploadsDir(): Promise<string> {
+    const root = await this.scope.projectDir();
+    const made = await confinedDirectory(root, `files/${projectDirName(this.sessionId)}`);
+    if ('problem' in made) throw new Error(`The session's files directory ${made.problem}`);
+    const { user } = this.config.browserIdentity;
+    if (user) await giveToBrowserUser(root, made.path, user);
+    return made.path;
+  }
+}
