@@ -10,6 +10,7 @@ export interface Call {
   id?: string;
   body?: unknown;
   headers?: Record<string, string>;
+  query?: Record<string, string>;
 }
 
 export interface Reply {
@@ -18,6 +19,8 @@ export interface Reply {
   body: any;
   /** Parsed events, when the answer was an event stream. */
   events?: Array<{ data: any; type: string; id: string }>;
+  /** The answer's bytes, when it was a file (an image, a PDF) rather than JSON or events. */
+  bytes?: Uint8Array;
 }
 
 export interface Driver {
@@ -26,6 +29,7 @@ export interface Driver {
 }
 
 const isStream = (response: Response) => (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+const isFile = (response: Response) => /^(image\/|application\/pdf)/.test(response.headers.get('content-type') ?? '');
 
 /** Raw SSE parsing kept independent of the client's reader: blank-line separated `data: ` chunks. */
 export function parseEventText(text: string): Reply['events'] {
@@ -38,14 +42,15 @@ export function parseEventText(text: string): Reply['events'] {
 export function httpDriver(baseUrl: string, defaults: Record<string, string> = {}): Driver {
   return {
     name: 'http',
-    async call(op, { id, body, headers } = {}) {
+    async call(op, { id, body, headers, query } = {}) {
       const route = endpoints[op];
-      const url = baseUrl + route.path.replace('{id}', encodeURIComponent(id ?? ''));
+      const url = baseUrl + route.path.replace('{id}', encodeURIComponent(id ?? '')) + (query ? `?${new URLSearchParams(query)}` : '');
       const response = await fetch(url, {
         method: route.method.toUpperCase(),
         headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...defaults, ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
+      if (response.ok && isFile(response)) return { status: response.status, headers: response.headers, body: undefined, bytes: new Uint8Array(await response.arrayBuffer()) };
       const text = await response.text();
       if (isStream(response)) return { status: response.status, headers: response.headers, body: text, events: parseEventText(text) };
       return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
@@ -57,11 +62,12 @@ export function clientDriver(baseUrl: string, defaults: Record<string, string> =
   const ops = bindEndpoints(createClient({ baseUrl, headers: defaults }));
   return {
     name: 'client',
-    async call(op, { id, body, headers } = {}) {
+    async call(op, { id, body, headers, query } = {}) {
       const init = { headers, parseAs: 'stream' as const };
       const fn = ops[op] as (...args: unknown[]) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
       const route = endpoints[op];
       const args: unknown[] = route.path.includes('{id}') ? [id] : [];
+      if (query) args.push(query);
       if (route.method === 'post') args.push(body);
       const { data, error, response } = await fn(...args, init);
       // openapi-fetch has already read an error body into `error`; a success body is the stream in `data`.
@@ -72,6 +78,7 @@ export function clientDriver(baseUrl: string, defaults: Record<string, string> =
         for await (const event of readEvents(stream)) events.push(event as NonNullable<Reply['events']>[number]);
         return { status: response.status, headers: response.headers, body: undefined, events };
       }
+      if (isFile(response)) return { status: response.status, headers: response.headers, body: undefined, bytes: new Uint8Array(await new Response(stream).arrayBuffer()) };
       const text = await new Response(stream).text();
       return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
     },

@@ -14,6 +14,7 @@ import { registerHandlers } from './route';
 import type { RouteDeps } from './routes/deps';
 import { compatHandlers } from './routes/compat';
 import { liveHandlers } from './routes/live';
+import { pictureHandlers } from './routes/pictures';
 import { metaHandlers, serveContract } from './routes/meta';
 import { operationHandlers } from './routes/operations';
 import { sessionHandlers } from './routes/sessions';
@@ -66,7 +67,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   serveContract(app, deps.specText);
   registerHandlers(
     app,
-    { ...metaHandlers(deps), ...sessionHandlers(deps), ...operationHandlers(deps), ...compatHandlers(deps), ...liveHandlers(deps) },
+    { ...metaHandlers(deps), ...sessionHandlers(deps), ...operationHandlers(deps), ...compatHandlers(deps), ...liveHandlers(deps), ...pictureHandlers(deps) },
     [authenticate(deps.config.apiKeys), rateLimit((projectId) => limitsOf(deps.config, projectId)), boundJsonBody],
   );
 

@@ -29,6 +29,10 @@ export function bindEndpoints(client: ApiClient) {
     getLiveState: (id: string, query: Query<'/v1/sessions/{id}/live/state', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live/state', { params: { path: { id }, query }, ...init } as never),
     getLiveFrame: (id: string, query: Query<'/v1/sessions/{id}/live/frame', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live/frame', { params: { path: { id }, query }, ...init } as never),
     getDevtools: (id: string, query: Query<'/v1/sessions/{id}/devtools', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/devtools', { params: { path: { id }, query }, ...init } as never),
+    screenshot: (id: string, body: Body<'/v1/sessions/{id}/screenshot', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/screenshot', { params: { path: { id } }, body, ...init } as never),
+    pdf: (id: string, body?: Body<'/v1/sessions/{id}/pdf', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/pdf', { params: { path: { id } }, body, ...init } as never),
+    getReplayPicture: (id: string, query: Query<'/v1/sessions/{id}/replay/picture', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/replay/picture', { params: { path: { id }, query }, ...init } as never),
+    getLivePicture: (id: string, query: Query<'/v1/sessions/{id}/live/picture', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live/picture', { params: { path: { id }, query }, ...init } as never),
   };
 }
 

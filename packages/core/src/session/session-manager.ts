@@ -4,7 +4,7 @@ import { openBrowser } from '../browser/open-browser.js';
 import { ProjectBrowsers, type BrowserStats } from '../browser/project-browsers.js';
 import { ProjectDiskQuota } from '../browser/project-disk-quota.js';
 import type { CoreConfig } from '../config.js';
-import { DeckhandError } from '../errors.js';
+import { DeckhandError, isDeckhandError } from '../errors.js';
 import { checkModelName } from '../models/resolve-model.js';
 import type { LanguageModelV3, ModelSampling } from '../models/language-model.js';
 import type { OnModelCall } from '../models/model-calls.js';
@@ -113,6 +113,17 @@ export class SessionManager {
   /** A session of this project that ended recently (its history and last look), for its live page. */
   finished(projectId: string, sessionId: string): Session | undefined {
     return this.finishedSessions.find(projectId, sessionId);
+  }
+
+  /** A live session of this project, or one that ended recently (get's 404 and 410 otherwise). */
+  recent(projectId: string, sessionId: string): Session {
+    try {
+      return this.get(projectId, sessionId);
+    } catch (error) {
+      const finished = isDeckhandError(error) && error.code === 'session_gone' ? this.finished(projectId, sessionId) : undefined;
+      if (finished) return finished;
+      throw error;
+    }
   }
 
   async end(projectId: string, sessionId: string): Promise<void> {

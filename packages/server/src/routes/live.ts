@@ -2,7 +2,7 @@
 // the session's state; and the DevTools link (debugUrl). Public routes: the token in the query stands
 // in for the API key. A session that ended recently keeps its page: its final log and last picture.
 import { randomBytes } from 'node:crypto';
-import { DeckhandError, isDeckhandError, type Session } from '@deckhand/core';
+import { DeckhandError, type Session } from '@deckhand/core';
 import { redirectNotice } from '../devtools-link';
 import { InFlight } from '../in-flight';
 import { renderLivePage } from '../live-page';
@@ -26,16 +26,7 @@ export function liveHandlers({ sessions, live, devtools, config }: RouteDeps): P
     { key: `project\0${session.projectId}`, limit: config.live.framesPerProject, what: 'This project' },
   ];
   /** The session the request's view token was made for, live or recently ended (401 otherwise; 404 or 410 as for any session). */
-  const sessionOf = (id: string, token: string): Session => {
-    const projectId = live.projectOf(id, token);
-    try {
-      return sessions.get(projectId, id);
-    } catch (error) {
-      const finished = isDeckhandError(error) && error.code === 'session_gone' ? sessions.finished(projectId, id) : undefined;
-      if (finished) return finished;
-      throw error;
-    }
-  };
+  const sessionOf = (id: string, token: string): Session => sessions.recent(live.projectOf(id, token), id);
 
   return {
     getLivePage: (c) => {
