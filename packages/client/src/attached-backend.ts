@@ -26,6 +26,8 @@ export function attachedBackend(o: ResolvedOptions, onModelCall?: OnModelCall): 
     observe: local.observe,
     extract: local.extract,
     agentExecute: local.agentExecute,
+    screenshot: local.screenshot,
+    pdf: local.pdf,
     replay: local.replay,
     async end() {
       await local.end();

@@ -14,6 +14,9 @@ export interface Started {
 
 export type OnLog = (line: LogLine) => void;
 
+/** A screenshot or PDF request as the Deckhand class sends it: the answer is always the file's bytes. */
+export type PictureRequest<K extends 'ScreenshotRequest' | 'PdfRequest'> = Omit<Schemas[K], 'encoding'>;
+
 export interface Backend {
   start(): Promise<Started>;
   navigate(body: Schemas['NavigateRequest'], onLog: OnLog): Promise<Schemas['NavigateResponse']['data']['result']>;
@@ -22,6 +25,9 @@ export interface Backend {
   extract(body: Schemas['ExtractRequest'], onLog: OnLog): Promise<Schemas['ExtractResponse']['data']['result']>;
   /** The run's result, with the cache entry a server handed back for it (API mode, when caching). */
   agentExecute(body: Schemas['AgentExecuteRequest'], onLog: OnLog): Promise<Schemas['AgentExecuteResultOutput']>;
+  /** The file's bytes (never base64: the Deckhand class answers bytes). */
+  screenshot(body: PictureRequest<'ScreenshotRequest'>): Promise<Buffer>;
+  pdf(body: PictureRequest<'PdfRequest'>): Promise<Buffer>;
   replay(): Promise<Schemas['ReplayResponse']['data']>;
   end(): Promise<void>;
 }

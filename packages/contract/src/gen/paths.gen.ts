@@ -1081,17 +1081,14 @@ export interface components {
         };
         ScreenshotRequest: {
             /**
-             * @default png
+             * @description Default `png`.
              * @enum {string}
              */
-            type: "png" | "jpeg";
+            type?: "png" | "jpeg";
             /** @description JPEG quality (default 80); only with `type: jpeg`. */
             quality?: number;
-            /**
-             * @description The whole scrollable page rather than the viewport (cut at 16,384 CSS pixels of height).
-             * @default false
-             */
-            fullPage: boolean;
+            /** @description The whole scrollable page rather than the viewport (cut at 16,384 CSS pixels of height). Default false. */
+            fullPage?: boolean;
             /** @description Picture only this element (CSS or XPath, as an Action's selector), scrolled into view. */
             selector?: string;
             frameId?: components["schemas"]["FrameId"];
@@ -1100,32 +1097,25 @@ export interface components {
         };
         PdfRequest: {
             /**
-             * @default Letter
+             * @description Paper size; default `Letter`.
              * @enum {string}
              */
-            format: "Letter" | "Legal" | "Tabloid" | "Ledger" | "A0" | "A1" | "A2" | "A3" | "A4" | "A5" | "A6";
-            /** @default false */
-            landscape: boolean;
-            /**
-             * @description Print background colours and images.
-             * @default false
-             */
-            printBackground: boolean;
-            /** @default 1 */
-            scale: number;
+            format?: "Letter" | "Legal" | "Tabloid" | "Ledger" | "A0" | "A1" | "A2" | "A3" | "A4" | "A5" | "A6";
+            /** @description Default false. */
+            landscape?: boolean;
+            /** @description Print background colours and images (default false). */
+            printBackground?: boolean;
+            /** @description Default 1. */
+            scale?: number;
             /** @description Pages to print, e.g. `1-3, 5`; all when absent. */
             pageRanges?: string;
-            /**
-             * @description The page's own CSS @page size wins over `format`.
-             * @default false
-             */
-            preferCSSPageSize: boolean;
+            /** @description The page's own CSS @page size wins over `format` (default false). */
+            preferCSSPageSize?: boolean;
             encoding?: components["schemas"]["FileEncoding"];
             timeout?: components["schemas"]["Timeout"];
         };
         /**
-         * @description `binary`: the answer is the file itself; `base64`: a JSON answer carrying it.
-         * @default binary
+         * @description `binary` (the default): the answer is the file itself; `base64`: a JSON answer carrying it.
          * @enum {string}
          */
         FileEncoding: "binary" | "base64";

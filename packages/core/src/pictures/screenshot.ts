@@ -3,7 +3,7 @@
 import type { Frame, Page } from 'playwright-core';
 import { DeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
-import { resolveScope } from '../operations/page-snapshot.js';
+import { resolveTarget } from '../selectors/index.js';
 import type { FrameId } from '../types.js';
 
 /** A full-page picture stops here (CSS px): taller is a 16k-by-16k texture, past what Chromium renders at once. */
@@ -11,6 +11,8 @@ export const FULL_PAGE_MAX_HEIGHT = 16_384;
 const DEFAULT_JPEG_QUALITY = 80;
 /** A screenshot waits for the browser this long at most, within the operation's deadline. */
 const SCREENSHOT_TIMEOUT_MS = 30_000;
+/** How long a selector may take to match (an element that appears a moment later is still found). */
+const ELEMENT_LOOKUP_MS = 1_000;
 
 export interface ScreenshotOptions {
   type?: 'png' | 'jpeg';
@@ -45,7 +47,7 @@ export async function takeScreenshot(scope: OperationScope, options: ScreenshotO
   };
   const mediaType = type === 'png' ? ('image/png' as const) : ('image/jpeg' as const);
   const frame = await scope.frame(options.frameId);
-  const element = options.selector ? (await resolveScope(frame, options.selector)).element : frame === scope.page.mainFrame() ? undefined : await frameElement(frame);
+  const element = options.selector ? await elementOf(frame, options.selector) : frame === scope.page.mainFrame() ? undefined : await frameElement(frame);
   if (element) {
     try {
       return { bytes: await scope.deadline.race(element.screenshot(common)), mediaType, truncated: false };
@@ -58,6 +60,13 @@ export async function takeScreenshot(scope: OperationScope, options: ScreenshotO
   const truncated = height > FULL_PAGE_MAX_HEIGHT;
   const clip = truncated ? { clip: { x: 0, y: 0, width, height: FULL_PAGE_MAX_HEIGHT } } : {};
   return { bytes: await scope.deadline.race(scope.page.screenshot({ ...common, fullPage: true, ...clip })), mediaType, truncated };
+}
+
+/** The element a selector names; none on this page is a request that cannot be carried out here (422), as for observe's scope. */
+async function elementOf(frame: Frame, selector: string) {
+  const found = await resolveTarget(frame, selector, ELEMENT_LOOKUP_MS);
+  if (!found.found) throw new DeckhandError('unprocessable', `selector: ${found.reason}`);
+  return found.target.element;
 }
 
 /** The element that holds a child frame: a frameId alone pictures that frame as it shows in the page. */

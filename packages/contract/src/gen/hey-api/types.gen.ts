@@ -708,13 +708,16 @@ export type ReplayResponse = {
 };
 
 export type ScreenshotRequest = {
+    /**
+     * Default `png`.
+     */
     type?: 'png' | 'jpeg';
     /**
      * JPEG quality (default 80); only with `type: jpeg`.
      */
     quality?: number;
     /**
-     * The whole scrollable page rather than the viewport (cut at 16,384 CSS pixels of height).
+     * The whole scrollable page rather than the viewport (cut at 16,384 CSS pixels of height). Default false.
      */
     fullPage?: boolean;
     /**
@@ -727,19 +730,28 @@ export type ScreenshotRequest = {
 };
 
 export type PdfRequest = {
+    /**
+     * Paper size; default `Letter`.
+     */
     format?: 'Letter' | 'Legal' | 'Tabloid' | 'Ledger' | 'A0' | 'A1' | 'A2' | 'A3' | 'A4' | 'A5' | 'A6';
+    /**
+     * Default false.
+     */
     landscape?: boolean;
     /**
-     * Print background colours and images.
+     * Print background colours and images (default false).
      */
     printBackground?: boolean;
+    /**
+     * Default 1.
+     */
     scale?: number;
     /**
      * Pages to print, e.g. `1-3, 5`; all when absent.
      */
     pageRanges?: string;
     /**
-     * The page's own CSS @page size wins over `format`.
+     * The page's own CSS @page size wins over `format` (default false).
      */
     preferCSSPageSize?: boolean;
     encoding?: FileEncoding;
@@ -747,7 +759,7 @@ export type PdfRequest = {
 };
 
 /**
- * `binary`: the answer is the file itself; `base64`: a JSON answer carrying it.
+ * `binary` (the default): the answer is the file itself; `base64`: a JSON answer carrying it.
  */
 export type FileEncoding = 'binary' | 'base64';
 

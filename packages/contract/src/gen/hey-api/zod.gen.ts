@@ -635,14 +635,14 @@ export const zReplayResponse = z.object({
 });
 
 /**
- * `binary`: the answer is the file itself; `base64`: a JSON answer carrying it.
+ * `binary` (the default): the answer is the file itself; `base64`: a JSON answer carrying it.
  */
 export const zFileEncoding = z.enum(['binary', 'base64']);
 
 export const zScreenshotRequest = z.object({
     type: z.enum(['png', 'jpeg']).optional(),
     quality: z.int().gte(0).lte(100).optional(),
-    fullPage: z.boolean().optional().default(false),
+    fullPage: z.boolean().optional(),
     selector: z.string().min(1).max(4096).optional(),
     frameId: zFrameId.optional(),
     encoding: zFileEncoding.optional(),
@@ -663,11 +663,11 @@ export const zPdfRequest = z.object({
         'A5',
         'A6'
     ]).optional(),
-    landscape: z.boolean().optional().default(false),
-    printBackground: z.boolean().optional().default(false),
-    scale: z.number().gte(0.1).lte(2).optional().default(1),
+    landscape: z.boolean().optional(),
+    printBackground: z.boolean().optional(),
+    scale: z.number().gte(0.1).lte(2).optional(),
     pageRanges: z.string().max(256).regex(/^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/).optional(),
-    preferCSSPageSize: z.boolean().optional().default(false),
+    preferCSSPageSize: z.boolean().optional(),
     encoding: zFileEncoding.optional(),
     timeout: zTimeout.optional()
 });
