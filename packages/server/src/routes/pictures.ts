@@ -21,6 +21,8 @@ async function pictureAnswer(c: Context<AppEnv>, session: Session, step: number)
   return c.body(new Uint8Array(jpeg), 200, { 'content-type': 'image/jpeg', 'cache-control': 'private, max-age=3600' });
 }
 
+// The generated routes type only JSON answers; the bytes answers are the contract's image and PDF
+// content, hence `as never` on the handlers' return.
 export function pictureHandlers({ sessions, live }: RouteDeps): Pick<Handlers, 'screenshot' | 'pdf' | 'getReplayPicture' | 'getLivePicture'> {
   return {
     screenshot: async (c) => {
