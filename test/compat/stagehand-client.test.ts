@@ -52,6 +52,8 @@ describe('published Stagehand client', () => {
       expect(acted.success).toBe(true);
       const extracted = (await stagehand.extract()) as { pageText: string };
       expect(extracted.pageText).toContain('clicked: go');
+      // Its own page.screenshot (CDP Page.captureScreenshot through the relay) is a PNG.
+      expect((await page.screenshot()).subarray(1, 4).toString('latin1')).toBe('PNG');
       const replay = await fetch(`${server.url}/v1/sessions/${sessionId}/replay`, { headers: { 'x-bb-api-key': 'sh-key' } });
       const pages = (await replay.json()).data.pages as Array<{ actions: Array<{ method: string }> }>;
       expect(pages.flatMap((p) => p.actions.map((a) => a.method))).toEqual(expect.arrayContaining(['navigate', 'act', 'extract']));

@@ -55,10 +55,14 @@ const BUDGET: Record<EndpointId, { valid: number; broken: number }> = {
   setCookies: { valid: 10, broken: 100 },
   getStorageState: { valid: 5, broken: 60 },
   setStorageState: { valid: 10, broken: 100 },
+  screenshot: { valid: 10, broken: 150 },
+  pdf: { valid: 5, broken: 100 },
+  getReplayPicture: { valid: 10, broken: 100 },
+  getLivePicture: { valid: 5, broken: 60 },
 };
 
 /** Operations whose token rides in the query string. */
-const TOKEN_IN_QUERY = new Set(['connectCdp', 'getLivePage', 'getLiveState', 'getLiveFrame', 'getDevtools']);
+const TOKEN_IN_QUERY = new Set(['connectCdp', 'getLivePage', 'getLiveState', 'getLiveFrame', 'getDevtools', 'getLivePicture']);
 
 /** Per-operation 5xx answers the contract gives a reason for (an unreachable upstream or capability). */
 const UPSTREAM_CODES: Record<string, string[]> = {

@@ -24,6 +24,8 @@ export interface Reply {
   body: any;
   /** Parsed events, when the answer was an event stream. */
   events?: Array<{ data: any; type: string; id: string }>;
+  /** The answer's bytes, when it was a file (an image, a PDF) rather than JSON or events. */
+  bytes?: Uint8Array;
 }
 
 export interface Driver {
@@ -39,6 +41,11 @@ async function parsedBody(response: Response, text: () => Promise<string>): Prom
   if (!isJson(response)) return Buffer.from(await response.arrayBuffer());
   const body = await text();
   return body ? JSON.parse(body) : undefined;
+}
+
+/** A file's answer carries its bytes both as the body and as `bytes`. */
+function withBytes(response: Response, body: unknown) {
+  return { status: response.status, headers: response.headers, body, ...(body instanceof Uint8Array ? { bytes: body } : {}) };
 }
 
 /** Raw SSE parsing kept independent of the client's reader: blank-line separated `data: ` chunks. */
@@ -66,7 +73,7 @@ export function httpDriver(baseUrl: string, defaults: Record<string, string> = {
         const text = await response.text();
         return { status: response.status, headers: response.headers, body: text, events: parseEventText(text) };
       }
-      return { status: response.status, headers: response.headers, body: await parsedBody(response, () => response.text()) };
+      return withBytes(response, await parsedBody(response, () => response.text()));
     },
   };
 }
@@ -94,7 +101,7 @@ export function clientDriver(baseUrl: string, defaults: Record<string, string> =
         return { status: response.status, headers: response.headers, body: undefined, events };
       }
       const wrapped = new Response(stream, { headers: response.headers });
-      return { status: response.status, headers: response.headers, body: await parsedBody(wrapped, () => wrapped.text()) };
+      return withBytes(response, await parsedBody(wrapped, () => wrapped.text()));
     },
   };
 }

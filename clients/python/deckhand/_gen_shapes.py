@@ -471,6 +471,7 @@ class ReplayAction(TypedDict, total=False):
     timestamp: Required[float]
     endTime: float
     tokenUsage: TokenUsage
+    picture: int
 
 
 class ReplayPage(TypedDict, total=False):
@@ -583,6 +584,38 @@ class StorageStateResponse(TypedDict, total=False):
     data: Required[StorageState]
 
 
+class ScreenshotRequest(TypedDict, total=False):
+    type: Literal["png", "jpeg"]
+    quality: int
+    fullPage: bool
+    selector: str
+    frameId: FrameId
+    encoding: FileEncoding
+    timeout: Timeout
+
+
+class PdfRequest(TypedDict, total=False):
+    format: Literal["Letter", "Legal", "Tabloid", "Ledger", "A0", "A1", "A2", "A3", "A4", "A5", "A6"]
+    landscape: bool
+    printBackground: bool
+    scale: float
+    pageRanges: str
+    preferCSSPageSize: bool
+    encoding: FileEncoding
+    timeout: Timeout
+
+
+class EncodedFileResponseData(TypedDict, total=False):
+    mediaType: Required[Literal["image/png", "image/jpeg", "application/pdf"]]
+    base64: Required[str]
+    truncated: bool
+
+
+class EncodedFileResponse(TypedDict, total=False):
+    success: Required[Literal[True]]
+    data: Required[EncodedFileResponseData]
+
+
 class BrowserSession(TypedDict, total=False):
     id: Required[str]
     status: Required[Literal["RUNNING", "COMPLETED", "ERROR", "TIMED_OUT"]]
@@ -669,6 +702,7 @@ BrowserLine: TypeAlias = str
 NonEmptyBrowserLine: TypeAlias = str
 BrowserConfig: TypeAlias = LocalCdpBrowserConfig | LocalLaunchBrowserConfig | ProviderBrowserConfig
 Verbose: TypeAlias = Literal[0, 1, 2] | Literal["0", "1", "2"]
+FileEncoding: TypeAlias = Literal["binary", "base64"]
 EndRequest: TypeAlias = dict[str, Any]
 EventStream: TypeAlias = str
 StreamEventData: TypeAlias = StreamStatusStarting | StreamStatusConnected | StreamStatusRunning | StreamStatusFinished | StreamStatusError
@@ -706,6 +740,10 @@ ENDPOINTS: Final[dict[str, Endpoint]] = {
     "getLiveState": Endpoint("GET", "/v1/sessions/{id}/live/state", None, "LiveState", False),
     "getLiveFrame": Endpoint("GET", "/v1/sessions/{id}/live/frame", None, None, False),
     "getDevtools": Endpoint("GET", "/v1/sessions/{id}/devtools", None, None, False),
+    "screenshot": Endpoint("POST", "/v1/sessions/{id}/screenshot", "ScreenshotRequest", "EncodedFileResponse", False),
+    "pdf": Endpoint("POST", "/v1/sessions/{id}/pdf", "PdfRequest", "EncodedFileResponse", False),
+    "getReplayPicture": Endpoint("GET", "/v1/sessions/{id}/replay/picture", None, None, False),
+    "getLivePicture": Endpoint("GET", "/v1/sessions/{id}/live/picture", None, None, False),
 }
 
 # components.schemas of openapi.yaml, for checking values against the contract.
@@ -773,7 +811,7 @@ SCHEMAS: Final[dict[str, Any]] = {
     "EndRequest": {"type": "object", "description": "No body, an empty body, or `{}`.", "additionalProperties": False, "properties": {}},
     "EndResponse": {"type": "object", "required": ["success"], "properties": {"success": {"type": "boolean"}}},
     "TokenUsage": {"type": "object", "properties": {"inputTokens": {"type": "number"}, "outputTokens": {"type": "number"}, "reasoningTokens": {"type": "number"}, "cachedInputTokens": {"type": "number"}, "timeMs": {"type": "number"}, "cost": {"type": "number"}}},
-    "ReplayAction": {"type": "object", "required": ["method", "parameters", "result", "timestamp"], "properties": {"method": {"type": "string"}, "parameters": {"description": "The request as recorded", "variables by name only.": None}, "result": {"description": "The operation's result", "or its error.": None}, "timestamp": {"type": "number", "description": "Epoch milliseconds."}, "endTime": {"type": "number", "description": "Epoch milliseconds."}, "tokenUsage": {"$ref": "#/components/schemas/TokenUsage"}}},
+    "ReplayAction": {"type": "object", "required": ["method", "parameters", "result", "timestamp"], "properties": {"method": {"type": "string"}, "parameters": {"description": "The request as recorded", "variables by name only.": None}, "result": {"description": "The operation's result", "or its error.": None}, "timestamp": {"type": "number", "description": "Epoch milliseconds."}, "endTime": {"type": "number", "description": "Epoch milliseconds."}, "tokenUsage": {"$ref": "#/components/schemas/TokenUsage"}, "picture": {"type": "integer", "minimum": 1, "description": "The number of the picture taken after this operation (getReplayPicture), when there is one."}}},
     "ReplayPage": {"type": "object", "required": ["url", "timestamp", "duration", "actions"], "properties": {"url": {"type": "string"}, "timestamp": {"type": "number", "description": "Epoch milliseconds."}, "duration": {"type": "number", "description": "Milliseconds on this page."}, "actions": {"type": "array", "items": {"$ref": "#/components/schemas/ReplayAction"}}}},
     "ReplayResponse": {"type": "object", "required": ["success", "data"], "properties": {"success": {"type": "boolean"}, "data": {"type": "object", "required": ["pages"], "properties": {"pages": {"type": "array", "items": {"$ref": "#/components/schemas/ReplayPage"}}}}}},
     "SessionSummary": {"type": "object", "required": ["sessionId", "state", "createdAt"], "properties": {"sessionId": {"type": "string"}, "state": {"type": "string", "enum": ["ready", "busy", "ended", "crashed", "expired"]}, "createdAt": {"type": "string", "format": "date-time"}, "endedAt": {"type": "string", "format": "date-time", "description": "Set once the session has stopped."}}},
@@ -786,6 +824,10 @@ SCHEMAS: Final[dict[str, Any]] = {
     "CookiesResponse": {"type": "object", "required": ["success", "data"], "properties": {"success": {"type": "boolean"}, "data": {"type": "object", "required": ["cookies"], "properties": {"cookies": {"type": "array", "items": {"$ref": "#/components/schemas/Cookie"}}}}}},
     "StorageState": {"type": "object", "description": "Playwright's storage state.", "properties": {"cookies": {"type": "array", "maxItems": 1000, "items": {"$ref": "#/components/schemas/Cookie"}}, "origins": {"type": "array", "maxItems": 200, "items": {"type": "object", "required": ["origin", "localStorage"], "properties": {"origin": {"type": "string", "maxLength": 2048}, "localStorage": {"type": "array", "maxItems": 10000, "items": {"type": "object", "required": ["name", "value"], "properties": {"name": {"type": "string"}, "value": {"type": "string"}}}}}}}}},
     "StorageStateResponse": {"type": "object", "required": ["success", "data"], "properties": {"success": {"type": "boolean"}, "data": {"$ref": "#/components/schemas/StorageState"}}},
+    "ScreenshotRequest": {"type": "object", "properties": {"type": {"type": "string", "enum": ["png", "jpeg"], "description": "Default `png`."}, "quality": {"type": "integer", "minimum": 0, "maximum": 100, "description": "JPEG quality (default 80); only with `type: jpeg`."}, "fullPage": {"type": "boolean", "description": "The whole scrollable page rather than the viewport (cut at 16,384 CSS pixels of height). Default false."}, "selector": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "Picture only this element (CSS or XPath, as an Action's selector), scrolled into view."}, "frameId": {"$ref": "#/components/schemas/FrameId"}, "encoding": {"$ref": "#/components/schemas/FileEncoding"}, "timeout": {"$ref": "#/components/schemas/Timeout"}}},
+    "PdfRequest": {"type": "object", "properties": {"format": {"type": "string", "enum": ["Letter", "Legal", "Tabloid", "Ledger", "A0", "A1", "A2", "A3", "A4", "A5", "A6"], "description": "Paper size; default `Letter`."}, "landscape": {"type": "boolean", "description": "Default false."}, "printBackground": {"type": "boolean", "description": "Print background colours and images (default false)."}, "scale": {"type": "number", "minimum": 0.1, "maximum": 2, "description": "Default 1."}, "pageRanges": {"type": "string", "maxLength": 256, "pattern": "^\\s*\\d+(\\s*-\\s*\\d+)?(\\s*,\\s*\\d+(\\s*-\\s*\\d+)?)*\\s*$", "description": "Pages to print, e.g. `1-3, 5`; all when absent."}, "preferCSSPageSize": {"type": "boolean", "description": "The page's own CSS @page size wins over `format` (default false)."}, "encoding": {"$ref": "#/components/schemas/FileEncoding"}, "timeout": {"$ref": "#/components/schemas/Timeout"}}},
+    "FileEncoding": {"type": "string", "enum": ["binary", "base64"], "description": "`binary` (the default): the answer is the file itself; `base64`: a JSON answer carrying it."},
+    "EncodedFileResponse": {"type": "object", "required": ["success", "data"], "properties": {"success": {"type": "boolean", "const": True}, "data": {"type": "object", "required": ["mediaType", "base64"], "properties": {"mediaType": {"type": "string", "enum": ["image/png", "image/jpeg", "application/pdf"]}, "base64": {"type": "string", "description": "The file", "base64-encoded.": None}, "truncated": {"type": "boolean", "description": "A full-page picture was cut at the height cap."}}}}},
     "BrowserSession": {"type": "object", "required": ["id", "status", "connectUrl"], "properties": {"id": {"type": "string"}, "status": {"type": "string", "enum": ["RUNNING", "COMPLETED", "ERROR", "TIMED_OUT"]}, "connectUrl": {"type": "string"}, "projectId": {"type": "string"}, "createdAt": {"type": "string"}, "sessionUrl": {"type": "string", "description": "Deckhand only: the live session page with its view token."}, "debugUrl": {"type": "string", "description": "Deckhand only: the DevTools link of the session (`getDevtools`), with its token."}}},
     "BrowserSessionUpdate": {"type": "object", "required": ["status"], "properties": {"status": {"type": "string", "const": "REQUEST_RELEASE"}, "projectId": {"type": "string"}}},
     "BrowserSessionDebug": {"type": "object", "required": ["debuggerUrl", "wsUrl"], "properties": {"debuggerUrl": {"type": "string"}, "debuggerFullscreenUrl": {"type": "string"}, "wsUrl": {"type": "string"}, "pages": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}, "url": {"type": "string"}, "title": {"type": "string"}}}}}},

@@ -2,13 +2,14 @@
 agent(...).execute(...), `close()`, every call through a Deckhand server's HTTP API, streamed by default."""
 from __future__ import annotations
 
+import base64
 import json
 import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, TypeVar, Unpack, cast
+from typing import Any, Literal, TypeVar, Unpack, cast
 
 from . import __version__
 from ._gen_shapes import (
@@ -24,6 +25,7 @@ from ._gen_shapes import (
     Cookie,
     CookieParam,
     CookiesResponse,
+    EncodedFileResponse,
     ExtractOptions,
     ExtractRequest,
     FileInfo,
@@ -37,6 +39,8 @@ from ._gen_shapes import (
     ObserveOptions,
     ObserveRequest,
     SessionListResponse,
+    PdfRequest,
+    ScreenshotRequest,
     SessionStartRequest,
     SessionStartResponse,
     StorageState,
@@ -220,6 +224,47 @@ class Deckhand:
             body["frameId"] = frame_id
         return self._run("extract", body)["result"]
 
+    def screenshot(
+        self,
+        *,
+        type: Literal["png", "jpeg"] = "png",
+        quality: int | None = None,
+        full_page: bool = False,
+        selector: str | None = None,
+        frame_id: str | None = None,
+        timeout: float | None = None,
+    ) -> bytes:
+        """A PNG (or JPEG, `quality` 0-100) of the page's viewport, the whole page (`full_page`, cut at 16,384 px) or one element (`selector`)."""
+        body: ScreenshotRequest = {"type": type, "fullPage": full_page}
+        if quality is not None:
+            body["quality"] = quality
+        if selector is not None:
+            body["selector"] = selector
+        if frame_id is not None:
+            body["frameId"] = frame_id
+        if timeout is not None:
+            body["timeout"] = timeout
+        return self._file("screenshot", body)
+
+    def pdf(
+        self,
+        *,
+        format: Literal["Letter", "Legal", "Tabloid", "Ledger", "A0", "A1", "A2", "A3", "A4", "A5", "A6"] = "Letter",
+        landscape: bool = False,
+        print_background: bool = False,
+        scale: float = 1,
+        page_ranges: str | None = None,
+        prefer_css_page_size: bool = False,
+        timeout: float | None = None,
+    ) -> bytes:
+        """The page printed to PDF by the (headless) browser."""
+        body: PdfRequest = {"format": format, "landscape": landscape, "printBackground": print_background, "scale": scale, "preferCSSPageSize": prefer_css_page_size}
+        if page_ranges is not None:
+            body["pageRanges"] = page_ranges
+        if timeout is not None:
+            body["timeout"] = timeout
+        return self._file("pdf", body)
+
     def agent(self, config: AgentConfig | None = None) -> DeckhandAgent:
         """An agent with this configuration (wire names: `model`, `mode`, `systemPrompt`, `executionModel`, ...)."""
         return DeckhandAgent(self._agent_execute, config or {})
@@ -359,6 +404,13 @@ class Deckhand:
         data = self._guard(operation, run)
         self._log({"category": operation, "message": f"{operation} answered in {round((time.monotonic() - started) * 1000)} ms", "level": 2})
         return data
+
+    def _file(self, operation: str, body: ScreenshotRequest | PdfRequest) -> bytes:
+        """A screenshot or PDF, asked as base64 JSON (the transport speaks JSON), answered as bytes."""
+        session_id = self._live().session_id
+        body["encoding"] = "base64"
+        answer = self._guard(operation, lambda: cast(EncodedFileResponse, self._transport.call(operation, session_id, body)))
+        return base64.b64decode(answer["data"]["base64"])
 
     def _agent_execute(self, config: AgentConfig, execute_options: AgentExecuteOptions, frame_id: str | None) -> AgentResultDataOutput:
         self._secrets.add_variables(execute_options.get("variables"))

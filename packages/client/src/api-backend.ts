@@ -45,6 +45,8 @@ export function apiBackend(o: ResolvedOptions): Backend {
     observe: async (body, onLog) => (await live().observe(body, call(onLog))).result,
     extract: async (body, onLog) => (await live().extract(body, call(onLog))).result,
     agentExecute: (body, onLog) => live().agentExecute(body, call(onLog)),
+    screenshot: (body) => live().screenshot(body),
+    pdf: (body) => live().pdf(body),
     replay: () => live().replay(),
     data: () => live(),
     listSessions: (page) => api.listSessions(page),

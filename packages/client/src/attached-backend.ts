@@ -26,6 +26,8 @@ export function attachedBackend(o: ResolvedOptions, onModelCall?: OnModelCall): 
     observe: local.observe,
     extract: local.extract,
     agentExecute: local.agentExecute,
+    screenshot: local.screenshot,
+    pdf: local.pdf,
     replay: local.replay,
     // Files and cookies are the server session's, wherever the core runs.
     data: remote.data,

@@ -30,6 +30,9 @@ export interface SessionData {
 
 export type SessionPage = Schemas['SessionListResponse']['data'];
 
+/** A screenshot or PDF request as the Deckhand class sends it: the answer is always the file's bytes. */
+export type PictureRequest<K extends 'ScreenshotRequest' | 'PdfRequest'> = Omit<Schemas[K], 'encoding'>;
+
 export interface Backend {
   start(): Promise<Started>;
   /** The started session's files, cookies and storage state. */
@@ -42,6 +45,9 @@ export interface Backend {
   extract(body: Schemas['ExtractRequest'], onLog: OnLog): Promise<Schemas['ExtractResponse']['data']['result']>;
   /** The run's result, with the cache entry a server handed back for it (API mode, when caching). */
   agentExecute(body: Schemas['AgentExecuteRequest'], onLog: OnLog): Promise<Schemas['AgentExecuteResultOutput']>;
+  /** The file's bytes (never base64: the Deckhand class answers bytes). */
+  screenshot(body: PictureRequest<'ScreenshotRequest'>): Promise<Buffer>;
+  pdf(body: PictureRequest<'PdfRequest'>): Promise<Buffer>;
   replay(): Promise<Schemas['ReplayResponse']['data']>;
   end(): Promise<void>;
 }

@@ -62,6 +62,13 @@ export function createDeckhandClient(options: DeckhandClientOptions) {
     return data as T;
   }
 
+  /** A file answer (an image, a PDF) as bytes. */
+  async function file(call: Promise<Answer>): Promise<Buffer> {
+    const { data, error, response } = await call;
+    if (!response.ok) throw failure(response, error);
+    return Buffer.from(await new Response(data as ReadableStream<Uint8Array>).arrayBuffer());
+  }
+
   /** Runs a streamable operation and returns its `data` ({result, actionId, …}). */
   async function operation<T>(run: (init: { headers: Record<string, string>; signal?: AbortSignal; parseAs?: 'stream' }) => Promise<Answer>, call: CallOptions = {}): Promise<T> {
     const stream = call.stream ?? true;
@@ -87,6 +94,11 @@ export function createDeckhandClient(options: DeckhandClientOptions) {
         operation<Schemas['ExtractResponse']['data']>((init) => ops.extract(id, body, init), call),
       agentExecute: (body: Schemas['AgentExecuteRequest'], call?: CallOptions) =>
         operation<Schemas['AgentExecuteResultOutput']>((init) => ops.agentExecute(id, body, init), call),
+      /** A PNG or JPEG of the page, an element (`selector`) or the whole page (`fullPage`), as bytes. */
+      screenshot: (body: Omit<Schemas['ScreenshotRequest'], 'encoding'> = {}, call: Pick<CallOptions, 'signal' | 'headers'> = {}) =>
+        file(ops.screenshot(id, body, { ...call, parseAs: 'stream' })),
+      /** The page printed to PDF, as bytes. */
+      pdf: (body: Omit<Schemas['PdfRequest'], 'encoding'> = {}, call: Pick<CallOptions, 'signal' | 'headers'> = {}) => file(ops.pdf(id, body, { ...call, parseAs: 'stream' })),
       replay: () => unwrap<Schemas['ReplayResponse']>(ops.replaySession(id)).then((r) => r.data),
       listDownloads: () => unwrap<Schemas['FileListResponse']>(ops.listDownloads(id)).then((r) => r.data.files),
       getDownload: async (name: string) => new Uint8Array(await unwrap<ArrayBuffer>(ops.getDownload(id, name, { parseAs: 'arrayBuffer' }))),

@@ -4,7 +4,7 @@ import type { LogLine, components } from '@deckhand/contract';
 import type { ModelCallRecord } from '@deckhand/core';
 import { apiBackend } from './api-backend';
 import { attachedBackend } from './attached-backend';
-import type { Backend, OnLog, SessionData, SessionPage, Started } from './backend';
+import type { Backend, OnLog, PictureRequest, SessionData, SessionPage, Started } from './backend';
 import { DeckhandApiError } from './errors';
 import { localBackend } from './local-backend';
 import { keepAgentCacheEntry } from './agent-cache';
@@ -126,6 +126,16 @@ export class Deckhand {
         });
       },
     };
+  }
+
+  /** A PNG (or `type: 'jpeg'`) of the page's viewport, the whole page (`fullPage`) or one element (`selector`). */
+  screenshot(options: PictureRequest<'ScreenshotRequest'> = {}): Promise<Buffer> {
+    return this.call('screenshot', options, () => this.backend.screenshot(options));
+  }
+
+  /** The page printed to PDF by the (headless) browser: `format`, `landscape`, `printBackground`, `pageRanges`, … */
+  pdf(options: PictureRequest<'PdfRequest'> = {}): Promise<Buffer> {
+    return this.call('pdf', options, () => this.backend.pdf(options));
   }
 
   /** Tokens and time per operation of this session, as the session measured them (its replay). */

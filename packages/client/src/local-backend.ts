@@ -78,6 +78,8 @@ export function localBackend(o: ResolvedOptions, { cdpUrl, onModelCall }: LocalH
     observe: (body, onLog) => live().observe(body, ctx(onLog)) as never,
     extract: (body, onLog) => live().extract(body, ctx(onLog)) as never,
     agentExecute: async (body, onLog) => ({ result: (await live().agentExecute(body, ctx(onLog))) as never }),
+    screenshot: async (body) => (await live().screenshot(body, ctx(() => undefined))).bytes,
+    pdf: (body) => live().pdf(body, ctx(() => undefined)),
     replay: async () => live().replay() as never,
     data: () => localSessionData(live()),
     listSessions: async (page) => core!.manager.list(LOCAL_PROJECT, page),

@@ -48,6 +48,8 @@ export interface CoreConfig {
   cdpAttachHosts: string[];
   /** Client-chosen profiles and downloads live under <dataDir>/<project>/ and nowhere else. */
   dataDir: string;
+  /** Pictures a session's replay keeps, one per operation (DECKHAND_REPLAY_PICTURES; 0: none). */
+  replayPictures: number;
   /** Where session browsers may connect: enforced by navigate and by each launched browser's proxy. */
   navigationPolicy: NavigationPolicy;
   /** The agent's web search (useSearch); none configured makes useSearch a 400. */
@@ -98,6 +100,7 @@ export const DEFAULT_CORE_CONFIG: CoreConfig = {
   cacheMaxEntries: 1_000,
   cdpAttachHosts: ['*'],
   dataDir: '.deckhand/data',
+  replayPictures: 200,
   navigationPolicy: OPEN_LOOPBACK_POLICY,
   // The core's own default launches nothing ahead of need; the server's (from the env) keeps one warm.
   poolSize: 0,
@@ -137,6 +140,7 @@ export function loadCoreConfigFromEnv(env: Record<string, string | undefined>, m
     cacheSecret: env.DECKHAND_CACHE_SECRET || undefined,
     cdpAttachHosts: envList(env, 'DECKHAND_CDP_ATTACH_HOSTS') ?? (mode.shared ? [] : ['*']),
     dataDir: resolve(env.DECKHAND_DATA_DIR || DEFAULT_CORE_CONFIG.dataDir),
+    replayPictures: envInteger(env, 'DECKHAND_REPLAY_PICTURES', DEFAULT_CORE_CONFIG.replayPictures, 0),
     navigationPolicy: {
       allow: parsePolicyRules(env.DECKHAND_NAV_ALLOW ?? '', 'DECKHAND_NAV_ALLOW'),
       deny: parsePolicyRules(env.DECKHAND_NAV_DENY ?? '', 'DECKHAND_NAV_DENY'),

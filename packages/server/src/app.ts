@@ -14,6 +14,7 @@ import { registerHandlers } from './route';
 import type { RouteDeps } from './routes/deps';
 import { compatHandlers } from './routes/compat';
 import { liveHandlers } from './routes/live';
+import { pictureHandlers } from './routes/pictures';
 import { metaHandlers, serveContract } from './routes/meta';
 import { operationHandlers } from './routes/operations';
 import { sessionHandlers } from './routes/sessions';
@@ -75,7 +76,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   serveContract(app, deps.specText);
   registerHandlers(
     app,
-    { ...metaHandlers(deps), ...sessionHandlers(deps), ...operationHandlers(deps), ...compatHandlers(deps), ...liveHandlers(deps), ...fileHandlers(deps), ...storageHandlers(deps) },
+    { ...metaHandlers(deps), ...sessionHandlers(deps), ...operationHandlers(deps), ...compatHandlers(deps), ...liveHandlers(deps), ...fileHandlers(deps), ...storageHandlers(deps), ...pictureHandlers(deps) },
     [authenticate(deps.config.apiKeys), rateLimit((projectId) => limitsOf(deps.config, projectId), deps.rates), boundJsonBody, ...(cluster ? [cluster.routeRequest] : [])],
   );
 

@@ -35,6 +35,7 @@ const VARIABLES: Array<[name: string, meaning: string]> = [
   ['DECKHAND_PROXY_URL', 'the operator\'s proxy for MCP\'s proxies=true'],
   ['DECKHAND_PROJECT_RELAY_SOCKETS', 'cdpUrl and debugUrl websockets one project holds open (default 32; 0: no limit)'],
   ['DECKHAND_PROJECT_DISK_MB', 'disk one project\'s downloads and profiles may hold (default 1024; 0: no limit)'],
+  ['DECKHAND_REPLAY_PICTURES', 'pictures a session\'s replay keeps, one per operation (default 200; 0: none)'],
   ['DECKHAND_PAGE_HEAP_MB', 'V8 heap limit of each page\'s renderer (default 1024; 0: Chromium\'s own)'],
   ['DECKHAND_BROWSER_USER', 'as root, the unprivileged user Chromium runs as (default deckhand-browser)'],
   ['DECKHAND_BROWSER_AS_ROOT', '1: as root with no browser user, run Chromium as root instead of refusing to start'],

@@ -40,6 +40,10 @@ export function bindEndpoints(client: ApiClient) {
     getLiveState: (id: string, query: Query<'/v1/sessions/{id}/live/state', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live/state', { ...init, params: { path: { id }, query } } as never),
     getLiveFrame: (id: string, query: Query<'/v1/sessions/{id}/live/frame', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live/frame', { ...init, params: { path: { id }, query } } as never),
     getDevtools: (id: string, query: Query<'/v1/sessions/{id}/devtools', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/devtools', { ...init, params: { path: { id }, query } } as never),
+    screenshot: (id: string, body: Body<'/v1/sessions/{id}/screenshot', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/screenshot', { ...init, params: { path: { id } }, body } as never),
+    pdf: (id: string, body?: Body<'/v1/sessions/{id}/pdf', 'post'>, init: CallInit = {}) => client.POST('/v1/sessions/{id}/pdf', { ...init, params: { path: { id } }, body } as never),
+    getReplayPicture: (id: string, query: Query<'/v1/sessions/{id}/replay/picture', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/replay/picture', { ...init, params: { path: { id }, query } } as never),
+    getLivePicture: (id: string, query: Query<'/v1/sessions/{id}/live/picture', 'get'>, init: CallInit = {}) => client.GET('/v1/sessions/{id}/live/picture', { ...init, params: { path: { id }, query } } as never),
   };
 }
 

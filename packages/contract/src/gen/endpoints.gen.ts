@@ -32,6 +32,10 @@ export const endpoints = {
   getLiveState: { method: 'get', path: '/v1/sessions/{id}/live/state', streams: false, websocket: false, public: true },
   getLiveFrame: { method: 'get', path: '/v1/sessions/{id}/live/frame', streams: false, websocket: false, public: true },
   getDevtools: { method: 'get', path: '/v1/sessions/{id}/devtools', streams: false, websocket: false, public: true },
+  screenshot: { method: 'post', path: '/v1/sessions/{id}/screenshot', streams: false, websocket: false, public: false },
+  pdf: { method: 'post', path: '/v1/sessions/{id}/pdf', streams: false, websocket: false, public: false },
+  getReplayPicture: { method: 'get', path: '/v1/sessions/{id}/replay/picture', streams: false, websocket: false, public: false },
+  getLivePicture: { method: 'get', path: '/v1/sessions/{id}/live/picture', streams: false, websocket: false, public: true },
 } as const;
 
 export type EndpointId = keyof typeof endpoints;

@@ -616,6 +616,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/{id}/screenshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Screenshot of the page, an element or the full page
+         * @description A PNG (default) or JPEG of the session's active page: its viewport, the whole scrollable page
+         *     (`fullPage`, cut at 16,384 CSS pixels of height, which the answer's `x-deckhand-truncated: true`
+         *     header then says), or one element (`selector`, in the frame `frameId` names; a `frameId` alone
+         *     pictures that frame's element). The answer is the image's bytes with its content type, or, with
+         *     `encoding: "base64"`, JSON carrying them as base64. It takes the session's turn and is recorded
+         *     in its replay like any operation. A selector that names nothing is 422 `unprocessable` naming it;
+         *     `quality` with PNG is 400.
+         */
+        post: operations["screenshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * PDF of the page
+         * @description The session's active page printed to PDF by Chromium (print media, as the browser's own Save as
+         *     PDF), as `application/pdf` bytes or, with `encoding: "base64"`, JSON. Only a headless browser
+         *     prints: a session whose browser was launched with `headless: false` (or attached by `cdpUrl` to
+         *     a headed one) gets 422. At most 64 MiB of PDF (422 past that: print fewer `pageRanges`). Takes
+         *     the session's turn and is recorded in its replay.
+         */
+        post: operations["pdf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/replay/picture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The picture taken after one operation of the replay
+         * @description A small JPEG of the page as an operation left it (the replay's `picture` number of that
+         *     operation). Pictures are kept with the session in the project's data directory (they count
+         *     toward `DECKHAND_PROJECT_DISK_MB`), at most `DECKHAND_REPLAY_PICTURES` (200) per session, and
+         *     are deleted when the server forgets the ended session (after its 32 most recent). 404 for a
+         *     number the session has no picture for.
+         */
+        get: operations["getReplayPicture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/live/picture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The replay's picture of one operation, for the live page
+         * @description As `getReplayPicture`, with the live page's view token instead of the API key.
+         */
+        get: operations["getLivePicture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1136,6 +1230,8 @@ export interface components {
             /** @description Epoch milliseconds. */
             endTime?: number;
             tokenUsage?: components["schemas"]["TokenUsage"];
+            /** @description The number of the picture taken after this operation (getReplayPicture), when there is one. */
+            picture?: number;
         };
         ReplayPage: {
             url: string;
@@ -1236,6 +1332,58 @@ export interface components {
         StorageStateResponse: {
             success: boolean;
             data: components["schemas"]["StorageState"];
+        };
+        ScreenshotRequest: {
+            /**
+             * @description Default `png`.
+             * @enum {string}
+             */
+            type?: "png" | "jpeg";
+            /** @description JPEG quality (default 80); only with `type: jpeg`. */
+            quality?: number;
+            /** @description The whole scrollable page rather than the viewport (cut at 16,384 CSS pixels of height). Default false. */
+            fullPage?: boolean;
+            /** @description Picture only this element (CSS or XPath, as an Action's selector), scrolled into view. */
+            selector?: string;
+            frameId?: components["schemas"]["FrameId"];
+            encoding?: components["schemas"]["FileEncoding"];
+            timeout?: components["schemas"]["Timeout"];
+        };
+        PdfRequest: {
+            /**
+             * @description Paper size; default `Letter`.
+             * @enum {string}
+             */
+            format?: "Letter" | "Legal" | "Tabloid" | "Ledger" | "A0" | "A1" | "A2" | "A3" | "A4" | "A5" | "A6";
+            /** @description Default false. */
+            landscape?: boolean;
+            /** @description Print background colours and images (default false). */
+            printBackground?: boolean;
+            /** @description Default 1. */
+            scale?: number;
+            /** @description Pages to print, e.g. `1-3, 5`; all when absent. */
+            pageRanges?: string;
+            /** @description The page's own CSS @page size wins over `format` (default false). */
+            preferCSSPageSize?: boolean;
+            encoding?: components["schemas"]["FileEncoding"];
+            timeout?: components["schemas"]["Timeout"];
+        };
+        /**
+         * @description `binary` (the default): the answer is the file itself; `base64`: a JSON answer carrying it.
+         * @enum {string}
+         */
+        FileEncoding: "binary" | "base64";
+        EncodedFileResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @enum {string} */
+                mediaType: "image/png" | "image/jpeg" | "application/pdf";
+                /** @description The file */
+                base64: string;
+                /** @description A full-page picture was cut at the height cap. */
+                truncated?: boolean;
+            };
         };
         BrowserSession: {
             id: string;
@@ -1488,6 +1636,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The `picture` number of a replay operation (1 for the first picture). */
+        PictureStep: string;
         /** @description The session's view token, as given in the `sessionUrl` the server handed out. */
         LiveToken: string;
         /** @description Session identifier. */
@@ -2605,6 +2755,152 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    screenshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScreenshotRequest"];
+            };
+        };
+        responses: {
+            /** @description The picture: bytes, or JSON with `encoding: base64`. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `true` when a full-page picture was cut at the height cap. */
+                    "x-deckhand-truncated"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "application/json": components["schemas"]["EncodedFileResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["Timeout"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PdfRequest"];
+            };
+        };
+        responses: {
+            /** @description The PDF: bytes, or JSON with `encoding: base64`. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/json": components["schemas"]["EncodedFileResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["Timeout"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReplayPicture: {
+        parameters: {
+            query: {
+                /** @description The `picture` number of a replay operation (1 for the first picture). */
+                step: components["parameters"]["PictureStep"];
+            };
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLivePicture: {
+        parameters: {
+            query: {
+                /** @description The session's view token, as given in the `sessionUrl` the server handed out. */
+                token: components["parameters"]["LiveToken"];
+                /** @description The `picture` number of a replay operation (1 for the first picture). */
+                step: components["parameters"]["PictureStep"];
+            };
+            header?: never;
+            path: {
+                /** @description Session identifier. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
                 };
             };
             400: components["responses"]["BadRequest"];

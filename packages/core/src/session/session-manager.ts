@@ -4,7 +4,7 @@ import { openBrowser } from '../browser/provider/open-browser.js';
 import { ProjectBrowsers, type BrowserStats } from '../browser/provider/project-browsers.js';
 import { ProjectDiskQuota } from '../browser/project-data/project-disk-quota.js';
 import type { CoreConfig } from '../config.js';
-import { DeckhandError } from '../errors.js';
+import { DeckhandError, isDeckhandError } from '../errors.js';
 import { checkModelName } from '../models/resolve-model.js';
 import type { LanguageModelV3 } from '../models/model-config.js';
 import type { ModelSampling } from '../models/language-model.js';
@@ -145,6 +145,17 @@ export class SessionManager {
       ],
       page,
     );
+  }
+
+  /** A live session of this project, or one that ended recently (get's 404 and 410 otherwise). */
+  recent(projectId: string, sessionId: string): Session {
+    try {
+      return this.get(projectId, sessionId);
+    } catch (error) {
+      const finished = isDeckhandError(error) && error.code === 'session_gone' ? this.finished(projectId, sessionId) : undefined;
+      if (finished) return finished;
+      throw error;
+    }
   }
 
   async end(projectId: string, sessionId: string): Promise<void> {

@@ -20,6 +20,9 @@ import type { Tool } from '../tools/tool.js';
 import type { z } from 'zod';
 import { observe } from '../operations/observe.js';
 import { maskSecrets, maskSecretsDeep } from '../secrets/mask-secrets.js';
+import { printPdf, type PdfOptions } from '../pictures/pdf.js';
+import { ReplayPictures } from '../pictures/replay-pictures.js';
+import { checkScreenshotOptions, takeScreenshot, type Screenshot, type ScreenshotOptions } from '../pictures/screenshot.js';
 import type {
   ActRequest,
   ActResult,
@@ -125,6 +128,7 @@ export class Session {
   readonly #pages: ActivePage;
   readonly #relayScope: SessionRelayScope;
   readonly #files: SessionFiles;
+  readonly #pictures: ReplayPictures;
   #idleTimer?: NodeJS.Timeout;
   readonly #lifetimeTimer: NodeJS.Timeout;
   #closing?: Promise<void>;
@@ -146,6 +150,7 @@ export class Session {
     this.#relayScope = relayScopeOf(init.config, init.projectId, this.id);
     this.#files = new SessionFiles(init.config, this.#relayScope, this.id, async (adding) => init.diskRoom?.(adding), init.keepBrowserDownloads === true);
     this.#files.watchDownloads(init.browser.context);
+    this.#pictures = new ReplayPictures(this.#relayScope.projectDir, this.id, init.config.replayPictures);
     init.browser.onLost(() => void this.stop('crashed'));
     this.#lifetimeTimer = setTimeout(() => void this.stop('expired'), init.config.maxSessionMs);
     this.#lifetimeTimer.unref();
@@ -238,6 +243,37 @@ export class Session {
     return this.perform('agentExecute', recordedAgentParameters(req), ctx, this.#config.agentTimeoutMs, (scope) => runAgent(scope, plan));
   }
 
+  /** A picture of the page, the full page or an element; recorded in replay by its size, not its bytes. */
+  async screenshot(req: ScreenshotOptions & { timeout?: number }, ctx: OpContext): Promise<Screenshot> {
+    checkScreenshotOptions(req);
+    let shot: Screenshot | undefined;
+    await this.perform('screenshot', req, ctx, req.timeout ?? this.settings.defaultTimeoutMs, async (scope) => {
+      shot = await takeScreenshot(scope, req);
+      return { mediaType: shot.mediaType, bytes: shot.bytes.byteLength, truncated: shot.truncated };
+    });
+    return shot!;
+  }
+
+  /** The page printed to PDF; recorded in replay by its size. */
+  async pdf(req: PdfOptions & { timeout?: number }, ctx: OpContext): Promise<Buffer> {
+    let pdf: Buffer | undefined;
+    await this.perform('pdf', req, ctx, req.timeout ?? this.settings.defaultTimeoutMs, async (scope) => {
+      pdf = await printPdf(scope, req);
+      return { mediaType: 'application/pdf', bytes: pdf.byteLength };
+    });
+    return pdf!;
+  }
+
+  /** The replay's picture number `n` (ReplayAction.picture), live or after the session ended. */
+  replayPicture(n: number): Promise<Buffer | undefined> {
+    return this.#pictures.read(n);
+  }
+
+  /** Deletes what the session keeps after its end (its replay pictures): the server forgot it. */
+  forget(): Promise<void> {
+    return this.#pictures.dispose().catch(() => undefined);
+  }
+
   /** What an agent request asks, checked against what this server can do: a 4xx here comes before any stream opens. */
   planAgent(req: AgentExecuteRequest): AgentPlan {
     boundAgent(req);
@@ -301,6 +337,8 @@ export class Session {
     await this.#diskRoom?.();
     const queued = performance.now();
     return this.#queue.run(async () => {
+      // The last operation's picture shows the page as that operation left it, not as this one changes it.
+      await this.#pictures.settled();
       this.#assertLive();
       const started = performance.now();
       let outcome = 'success';
@@ -323,14 +361,18 @@ export class Session {
         if (crashedDuring !== undefined) throw pageCrashed(crashedDuring);
         // Settling swallows a dying browser's errors; a result from a browser that is gone is not one.
         if (!this.#browser.isConnected()) throw new Error('Browser disconnected');
-        this.#history.finish(record, result, (await this.#pages.current()).url());
+        const after = await this.#pages.current();
+        this.#history.finish(record, result, after.url());
+        this.#pictures.capture(after, record);
         outcome = outcomeOf(result);
         return result;
       } catch (error) {
         const failure = this.#masked(this.#asOperationError(error));
         outcome = isDeckhandError(failure) ? failure.code : 'internal_error';
         const recorded = isDeckhandError(failure) ? failure.message : UNEXPECTED_RECORD;
-        this.#history.finish(record, { error: recorded }, this.#isLive() ? (await this.#pages.current()).url() : page.url());
+        const after = this.#isLive() ? await this.#pages.current() : undefined;
+        this.#history.finish(record, { error: recorded }, after?.url() ?? page.url());
+        if (after) this.#pictures.capture(after, record);
         throw failure;
       } finally {
         this.#telemetry?.onOperation?.({ kind: method, outcome, queueWaitMs: started - queued, durationMs: performance.now() - started });
@@ -351,7 +393,7 @@ export class Session {
     clearTimeout(this.#lifetimeTimer);
     this.#onStop(this, reason);
     this.#finalLook = this.#lookOnce();
-    this.#closing = this.#finalLook
+    this.#closing = Promise.all([this.#finalLook, this.#pictures.settled()])
       .then(() => this.#browser.close())
       .catch(() => undefined)
       .then(async () => void (await Promise.all([this.#files.dispose(), this.#relayScope.dispose()]).catch(() => undefined)));

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { substituteVariables } from '../act/variables.js';
 import { navigate } from '../operations/navigate.js';
+import { takeScreenshot } from '../pictures/screenshot.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import { pageSentence, pageStateOf, type PageState } from './page-state.js';
 import { defineTool } from './tool.js';
@@ -152,8 +153,8 @@ export function browserTools(options: ToolOptions) {
     readOnly: true,
     capability: 'read',
     handle: async (_input, scope): Promise<Screenshot> => {
-      const png = await scope.deadline.race(scope.page.screenshot({ type: 'png', timeout: scope.deadline.remaining(10_000) }));
-      return { image: { mediaType: 'image/png', data: png.toString('base64') } };
+      const png = await takeScreenshot(scope, { type: 'png' });
+      return { image: { mediaType: 'image/png', data: png.bytes.toString('base64') } };
     },
     view: (result) => ({ text: 'A screenshot of the visible part of the page.', image: result.image }),
   });

@@ -521,6 +521,79 @@ export const getDevtools = createRoute({
   },
 });
 
+export const screenshot = createRoute({
+  operationId: 'screenshot',
+  method: 'post',
+  path: '/v1/sessions/:id/screenshot',
+  summary: "Screenshot of the page, an element or the full page",
+  request: { params: z.zScreenshotPath, body: { required: true, content: { 'application/json': { schema: z.zScreenshotRequest } } } },
+  responses: {
+    200: { description: "The picture: bytes, or JSON with `encoding: base64`.", content: { 'application/json': { schema: z.zEncodedFileResponse } } },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    422: { description: "The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const pdf = createRoute({
+  operationId: 'pdf',
+  method: 'post',
+  path: '/v1/sessions/:id/pdf',
+  summary: "PDF of the page",
+  request: { params: z.zPdfPath, body: { required: false, content: { 'application/json': { schema: z.zPdfRequest } } } },
+  responses: {
+    200: { description: "The PDF: bytes, or JSON with `encoding: base64`.", content: { 'application/json': { schema: z.zEncodedFileResponse } } },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    422: { description: "The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const getReplayPicture = createRoute({
+  operationId: 'getReplayPicture',
+  method: 'get',
+  path: '/v1/sessions/:id/replay/picture',
+  summary: "The picture taken after one operation of the replay",
+  request: { params: z.zGetReplayPicturePath, query: z.zGetReplayPictureQuery },
+  responses: {
+    200: { description: "The picture." },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
+export const getLivePicture = createRoute({
+  operationId: 'getLivePicture',
+  method: 'get',
+  path: '/v1/sessions/:id/live/picture',
+  summary: "The replay's picture of one operation, for the live page",
+  request: { params: z.zGetLivePicturePath, query: z.zGetLivePictureQuery },
+  responses: {
+    200: { description: "The picture." },
+    400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+  },
+});
+
 /** Every route by operation id: the table the server's handlers must cover. */
 export const routes = {
   getHealth,
@@ -554,4 +627,8 @@ export const routes = {
   getLiveState,
   getLiveFrame,
   getDevtools,
+  screenshot,
+  pdf,
+  getReplayPicture,
+  getLivePicture,
 };

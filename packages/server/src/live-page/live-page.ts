@@ -2,7 +2,8 @@
 // (address, title, operations) next to itself, with the token of its own URL. It never embeds the token
 // or anything of the session in the markup (page content reaches it only as JSON and is set as text),
 // and its script and style run under a per-response nonce. Once the state says the session ended, it
-// shows that final state and last picture once and stops polling (the replay of a finished session).
+// shows that final state and stops polling: the replay of a finished session, stepped through with the
+// picture taken after each operation (live/picture), or its last picture when it has none.
 export const LIVE_FRAME_INTERVAL_MS = 500;
 const STATE_INTERVAL_MS = 1_000;
 
@@ -28,12 +29,16 @@ export function renderLivePage(nonce: string): string {
      min width keeps the table from shrinking the column to a letter, which "anywhere" would allow. */
   td.what { font-family: ui-monospace, monospace; min-width: 20ch; overflow-wrap: anywhere; }
   .fail { color: #b00020; }
+  #steps { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
+  #steps[hidden] { display: none; }
+  tr.pictured { cursor: pointer; }
+  tr.selected { background: #e4ecfb; }
 </style>
 </head>
 <body>
 <header><b>Deckhand</b><span id="url">…</span><span id="pages"></span><span id="status">live</span></header>
 <main>
-  <div><img id="screen" alt="The session's active page"><div id="title"></div></div>
+  <div><img id="screen" alt="The session's active page"><div id="steps" hidden><button id="prev" type="button">◀ Previous</button><span id="step"></span><button id="next" type="button">Next ▶</button></div><div id="title"></div></div>
   <table><thead><tr><th>#</th><th>Operation</th><th>What</th><th>Outcome</th><th>ms</th><th>Tokens</th></tr></thead><tbody id="log"></tbody></table>
 </main>
 <script nonce="${nonce}">
@@ -65,6 +70,33 @@ export function renderLivePage(nonce: string): string {
   async function lastFrame() {
     const res = await fetch('live/frame' + q, { cache: 'no-store' }).catch(() => undefined);
     if (res && res.ok) await show(res);
+  }
+  // The replay of an ended session: the operations that have a picture, and the one shown.
+  let steps = [];
+  let shown = -1;
+  async function showStep(k) {
+    if (k < 0 || k >= steps.length) return;
+    shown = k;
+    const { action, i } = steps[k];
+    $('step').textContent = 'Step ' + (k + 1) + ' of ' + steps.length + ': #' + (i + 1) + ' ' + action.method;
+    $('prev').disabled = k === 0;
+    $('next').disabled = k === steps.length - 1;
+    document.querySelectorAll('#log tr').forEach((tr, r) => tr.classList.toggle('selected', r === i));
+    const res = await fetch('live/picture' + q + '&step=' + action.picture).catch(() => undefined);
+    if (res && res.ok && shown === k) await show(res);
+  }
+  function replay(actions) {
+    steps = actions.map((action, i) => ({ action, i })).filter((s) => s.action.picture);
+    if (!steps.length) return lastFrame();
+    const rows = $('log').children;
+    steps.forEach((s, k) => {
+      rows[s.i].classList.add('pictured');
+      rows[s.i].addEventListener('click', () => showStep(k));
+    });
+    $('prev').addEventListener('click', () => showStep(shown - 1));
+    $('next').addEventListener('click', () => showStep(shown + 1));
+    $('steps').hidden = false;
+    return showStep(steps.length - 1);
   }
   function what(action) {
     const p = action.parameters || {};
@@ -105,7 +137,7 @@ export function renderLivePage(nonce: string): string {
         $('log').replaceChildren(...s.actions.map(row));
         if (s.ended) {
           end(s.ended === 'ended' ? 'session ended' : 'session ' + s.ended);
-          return lastFrame();
+          return replay(s.actions);
         }
       }
     } catch {}

@@ -685,6 +685,10 @@ export type ReplayAction = {
      */
     endTime?: number;
     tokenUsage?: TokenUsage;
+    /**
+     * The number of the picture taken after this operation (getReplayPicture), when there is one.
+     */
+    picture?: number;
 };
 
 export type ReplayPage = {
@@ -811,6 +815,77 @@ export type StorageStateResponse = {
     data: StorageState;
 };
 
+export type ScreenshotRequest = {
+    /**
+     * Default `png`.
+     */
+    type?: 'png' | 'jpeg';
+    /**
+     * JPEG quality (default 80); only with `type: jpeg`.
+     */
+    quality?: number;
+    /**
+     * The whole scrollable page rather than the viewport (cut at 16,384 CSS pixels of height). Default false.
+     */
+    fullPage?: boolean;
+    /**
+     * Picture only this element (CSS or XPath, as an Action's selector), scrolled into view.
+     */
+    selector?: string;
+    frameId?: FrameId;
+    encoding?: FileEncoding;
+    timeout?: Timeout;
+};
+
+export type PdfRequest = {
+    /**
+     * Paper size; default `Letter`.
+     */
+    format?: 'Letter' | 'Legal' | 'Tabloid' | 'Ledger' | 'A0' | 'A1' | 'A2' | 'A3' | 'A4' | 'A5' | 'A6';
+    /**
+     * Default false.
+     */
+    landscape?: boolean;
+    /**
+     * Print background colours and images (default false).
+     */
+    printBackground?: boolean;
+    /**
+     * Default 1.
+     */
+    scale?: number;
+    /**
+     * Pages to print, e.g. `1-3, 5`; all when absent.
+     */
+    pageRanges?: string;
+    /**
+     * The page's own CSS @page size wins over `format` (default false).
+     */
+    preferCSSPageSize?: boolean;
+    encoding?: FileEncoding;
+    timeout?: Timeout;
+};
+
+/**
+ * `binary` (the default): the answer is the file itself; `base64`: a JSON answer carrying it.
+ */
+export type FileEncoding = 'binary' | 'base64';
+
+export type EncodedFileResponse = {
+    success: true;
+    data: {
+        mediaType: 'image/png' | 'image/jpeg' | 'application/pdf';
+        /**
+         * The file
+         */
+        base64: string;
+        /**
+         * A full-page picture was cut at the height cap.
+         */
+        truncated?: boolean;
+    };
+};
+
 export type BrowserSession = {
     id: string;
     status: 'RUNNING' | 'COMPLETED' | 'ERROR' | 'TIMED_OUT';
@@ -892,6 +967,11 @@ export type StreamEvent = {
     type: 'system' | 'log';
     id: string;
 };
+
+/**
+ * The `picture` number of a replay operation (1 for the first picture).
+ */
+export type PictureStep = string;
 
 /**
  * The session's view token, as given in the `sessionUrl` the server handed out.
@@ -2718,3 +2798,249 @@ export type GetDevtoolsErrors = {
 };
 
 export type GetDevtoolsError = GetDevtoolsErrors[keyof GetDevtoolsErrors];
+
+export type ScreenshotData = {
+    body: ScreenshotRequest;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{id}/screenshot';
+};
+
+export type ScreenshotErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The operation did not finish within its timeout.
+     */
+    408: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * The request body is larger than the server accepts.
+     */
+    413: ErrorResponse;
+    /**
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).
+     */
+    422: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type ScreenshotError = ScreenshotErrors[keyof ScreenshotErrors];
+
+export type ScreenshotResponses = {
+    /**
+     * The picture: bytes, or JSON with `encoding: base64`.
+     */
+    200: EncodedFileResponse;
+};
+
+export type ScreenshotResponse = ScreenshotResponses[keyof ScreenshotResponses];
+
+export type PdfData = {
+    body?: PdfRequest;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/sessions/{id}/pdf';
+};
+
+export type PdfErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The operation did not finish within its timeout.
+     */
+    408: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * The request body is larger than the server accepts.
+     */
+    413: ErrorResponse;
+    /**
+     * The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).
+     */
+    422: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type PdfError = PdfErrors[keyof PdfErrors];
+
+export type PdfResponses = {
+    /**
+     * The PDF: bytes, or JSON with `encoding: base64`.
+     */
+    200: EncodedFileResponse;
+};
+
+export type PdfResponse = PdfResponses[keyof PdfResponses];
+
+export type GetReplayPictureData = {
+    body?: never;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query: {
+        /**
+         * The `picture` number of a replay operation (1 for the first picture).
+         */
+        step: string;
+    };
+    url: '/v1/sessions/{id}/replay/picture';
+};
+
+export type GetReplayPictureErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * `rate_limited`: the project sent more requests than its rate allows, or the session already
+     * holds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many
+     * pictures are being taken as the session's or project's limit allows. `disk_quota`: the
+     * project's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).
+     *
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type GetReplayPictureError = GetReplayPictureErrors[keyof GetReplayPictureErrors];
+
+export type GetReplayPictureResponses = {
+    /**
+     * The picture.
+     */
+    200: string;
+};
+
+export type GetReplayPictureResponse = GetReplayPictureResponses[keyof GetReplayPictureResponses];
+
+export type GetLivePictureData = {
+    body?: never;
+    path: {
+        /**
+         * Session identifier.
+         */
+        id: string;
+    };
+    query: {
+        /**
+         * The session's view token, as given in the `sessionUrl` the server handed out.
+         */
+        token: string;
+        /**
+         * The `picture` number of a replay operation (1 for the first picture).
+         */
+        step: string;
+    };
+    url: '/v1/sessions/{id}/live/picture';
+};
+
+export type GetLivePictureErrors = {
+    /**
+     * The request is invalid (body, parameters or headers), checked before the session lookup.
+     */
+    400: ErrorResponse;
+    /**
+     * The API key is missing or unknown.
+     */
+    401: ErrorResponse;
+    /**
+     * No such session in this project.
+     */
+    404: ErrorResponse;
+    /**
+     * The session has ended, expired or its browser crashed.
+     */
+    410: ErrorResponse;
+    /**
+     * An unexpected error. The message is generic; the detail is in the server log under the request id.
+     */
+    500: ErrorResponse;
+};
+
+export type GetLivePictureError = GetLivePictureErrors[keyof GetLivePictureErrors];
+
+export type GetLivePictureResponses = {
+    /**
+     * The picture.
+     */
+    200: string;
+};
+
+export type GetLivePictureResponse = GetLivePictureResponses[keyof GetLivePictureResponses];

@@ -592,7 +592,8 @@ export const zReplayAction = z.object({
     result: z.unknown(),
     timestamp: z.number(),
     endTime: z.number().optional(),
-    tokenUsage: zTokenUsage.optional()
+    tokenUsage: zTokenUsage.optional(),
+    picture: z.int().gte(1).optional()
 });
 
 export const zLiveState = z.object({
@@ -737,6 +738,57 @@ export const zStorageStateResponse = z.object({
     data: zStorageState
 });
 
+/**
+ * `binary` (the default): the answer is the file itself; `base64`: a JSON answer carrying it.
+ */
+export const zFileEncoding = z.enum(['binary', 'base64']);
+
+export const zScreenshotRequest = z.object({
+    type: z.enum(['png', 'jpeg']).optional(),
+    quality: z.int().gte(0).lte(100).optional(),
+    fullPage: z.boolean().optional(),
+    selector: z.string().min(1).max(4096).optional(),
+    frameId: zFrameId.optional(),
+    encoding: zFileEncoding.optional(),
+    timeout: zTimeout.optional()
+});
+
+export const zPdfRequest = z.object({
+    format: z.enum([
+        'Letter',
+        'Legal',
+        'Tabloid',
+        'Ledger',
+        'A0',
+        'A1',
+        'A2',
+        'A3',
+        'A4',
+        'A5',
+        'A6'
+    ]).optional(),
+    landscape: z.boolean().optional(),
+    printBackground: z.boolean().optional(),
+    scale: z.number().gte(0.1).lte(2).optional(),
+    pageRanges: z.string().max(256).regex(/^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/).optional(),
+    preferCSSPageSize: z.boolean().optional(),
+    encoding: zFileEncoding.optional(),
+    timeout: zTimeout.optional()
+});
+
+export const zEncodedFileResponse = z.object({
+    success: z.literal(true),
+    data: z.object({
+        mediaType: z.enum([
+            'image/png',
+            'image/jpeg',
+            'application/pdf'
+        ]),
+        base64: z.string(),
+        truncated: z.boolean().optional()
+    })
+});
+
 export const zBrowserSession = z.object({
     id: z.string(),
     status: z.enum([
@@ -829,6 +881,11 @@ export const zStreamEvent = z.object({
  *
  */
 export const zEventStream = z.string();
+
+/**
+ * The `picture` number of a replay operation (1 for the first picture).
+ */
+export const zPictureStep = z.string().regex(/^[1-9][0-9]{0,5}$/);
 
 /**
  * The session's view token, as given in the `sessionUrl` the server handed out.
@@ -1272,3 +1329,52 @@ export const zGetDevtoolsPath = z.object({
 export const zGetDevtoolsQuery = z.object({
     token: z.string().min(1).max(512)
 });
+
+export const zScreenshotBody = zScreenshotRequest;
+
+export const zScreenshotPath = z.object({
+    id: z.string().min(1)
+});
+
+/**
+ * The picture: bytes, or JSON with `encoding: base64`.
+ */
+export const zScreenshotResponse = zEncodedFileResponse;
+
+export const zPdfBody = zPdfRequest;
+
+export const zPdfPath = z.object({
+    id: z.string().min(1)
+});
+
+/**
+ * The PDF: bytes, or JSON with `encoding: base64`.
+ */
+export const zPdfResponse = zEncodedFileResponse;
+
+export const zGetReplayPicturePath = z.object({
+    id: z.string().min(1)
+});
+
+export const zGetReplayPictureQuery = z.object({
+    step: z.string().regex(/^[1-9][0-9]{0,5}$/)
+});
+
+/**
+ * The picture.
+ */
+export const zGetReplayPictureResponse = z.string();
+
+export const zGetLivePicturePath = z.object({
+    id: z.string().min(1)
+});
+
+export const zGetLivePictureQuery = z.object({
+    token: z.string().min(1).max(512),
+    step: z.string().regex(/^[1-9][0-9]{0,5}$/)
+});
+
+/**
+ * The picture.
+ */
+export const zGetLivePictureResponse = z.string();
