@@ -21,6 +21,8 @@ export default defineConfig({
       { test: { ...shared, name: 'grounding', include: ['test/grounding/**/*.test.ts'] } },
       // Issue 18's frozen held-out batch: act and agent on task pages nobody tuned for; fails on any false success.
       { test: { ...shared, name: 'heldout', include: ['test/heldout/**/*.test.ts'] } },
+      // The published packages: built, packed, installed into an empty directory and run there (issues 19 and 21).
+      { test: { ...shared, name: 'packaging', include: ['test/packaging/**/*.test.ts'] } },
       // The Python client (clients/python): its unittest suite against a real server.
       { test: { ...shared, name: 'python', include: ['test/python/**/*.test.ts'] } },
     ],

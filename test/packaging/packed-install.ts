@@ -81,6 +81,7 @@ function lockfileFor(workspaceLock: { packages: Record<string, LockEntry> }, man
 /** Builds, packs and installs the published packages into a new empty directory. */
 export async function installPackedPackages(): Promise<PackedInstall> {
   let started = performance.now();
+  // Not through turbo: this test runs inside `npm test`'s own turbo task.
   await run('npm', ['run', 'build'], { cwd: ROOT });
   const build = performance.now() - started;
 
