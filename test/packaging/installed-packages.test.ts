@@ -4,7 +4,7 @@
 // type-checked against the installed declarations (NodeNext) and run against that server.
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fixtures?.close();
+  await installed?.remove();
+  if (elsewhere) await rm(elsewhere, { recursive: true, force: true });
 });
 
 function run(command: string, args: string[], cwd: string, extra: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {

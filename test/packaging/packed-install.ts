@@ -3,7 +3,7 @@
 // workspace's (each dependency at the version the workspace tests, fetched from npm's cache, which `npm ci`
 // filled), so a dependency a package uses but does not declare is missing there, as it would be for a user.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,8 @@ export interface PackedInstall {
   sizes: Record<string, number>;
   /** Milliseconds of the build, of packing, and of the install into the empty directory. */
   timings: { build: number; pack: number; install: number };
+  /** Removes the tarballs and the installation (a few hundred MB). */
+  remove(): Promise<void>;
 }
 
 /** Where `from` (a lockfile path) finds `name`: its own node_modules, then each enclosing one, as Node looks. */
@@ -105,5 +107,10 @@ export async function installPackedPackages(): Promise<PackedInstall> {
   await writeFile(join(dir, 'package-lock.json'), `${JSON.stringify(lockfile, null, 2)}\n`);
   started = performance.now();
   await run('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir });
-  return { dir, sizes, timings: { build, pack, install: performance.now() - started } };
+  const install = performance.now() - started;
+  const remove = async () => {
+    await rm(dir, { recursive: true, force: true });
+    await rm(tarballs, { recursive: true, force: true });
+  };
+  return { dir, sizes, timings: { build, pack, install }, remove };
 }
