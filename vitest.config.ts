@@ -23,6 +23,8 @@ export default defineConfig({
       { test: { ...shared, name: 'heldout', include: ['test/heldout/**/*.test.ts'] } },
       // Many nodes on one Redis (issue 20): a real redis-server and Deckhand nodes as processes of their own.
       { test: { ...shared, name: 'cluster', include: ['test/cluster/**/*.test.ts'] } },
+      // The published packages: built, packed, installed into an empty directory and run there (issues 19 and 21).
+      { test: { ...shared, name: 'packaging', include: ['test/packaging/**/*.test.ts'] } },
       // The Python client (clients/python): its unittest suite against a real server.
       { test: { ...shared, name: 'python', include: ['test/python/**/*.test.ts'] } },
     ],

@@ -1,6 +1,7 @@
 """env='LOCAL': a Deckhand server of this client's own, on loopback with no API keys, started by init() and
-stopped by close() (or when Python exits). It runs the command in DECKHAND_SERVER_COMMAND, else the server of
-the Deckhand checkout this package sits in (what `npm start` runs)."""
+stopped by close() (or when Python exits). It runs the command in DECKHAND_SERVER_COMMAND, else the installed
+`deckhand` command on PATH (`deckhand serve`, of the @deckhand/server package), else the server of the Deckhand
+checkout this package sits in (what `npm start` runs)."""
 from __future__ import annotations
 
 import atexit
@@ -9,6 +10,7 @@ import os
 import queue
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import threading
@@ -31,14 +33,18 @@ def server_command(environ: Mapping[str, str]) -> tuple[list[str], Path | None]:
     configured = environ.get("DECKHAND_SERVER_COMMAND", "").strip()
     if configured:
         return shlex.split(configured), None
+    installed = shutil.which("deckhand", path=environ.get("PATH", os.defpath))
+    if installed:
+        return [installed, "serve", "--port", "0", "--host", "127.0.0.1"], None
     checkout = Path(__file__).resolve().parents[3]
     tsx = checkout / "node_modules" / ".bin" / "tsx"
     main = checkout / "packages" / "server" / "src" / "main.ts"
     if tsx.exists() and main.exists():
         return [str(tsx), str(main)], checkout
     raise DeckhandError(
-        "env 'LOCAL' starts a Deckhand server on this machine, and none was found: set DECKHAND_SERVER_COMMAND "
-        "to the command that runs one, or use this client from a Deckhand checkout (after `npm install`)"
+        "env 'LOCAL' starts a Deckhand server on this machine, and none was found: install the @deckhand/server "
+        "package so that its `deckhand` command is on PATH, set DECKHAND_SERVER_COMMAND to the command that runs "
+        "one, or use this client from a Deckhand checkout (after `npm install`)"
     )
 
 

@@ -1,4 +1,5 @@
 // Starts a Deckhand server: configuration from the environment, the session manager, the app, a listener.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createSessionManager, findChromium, loadCoreConfigFromEnv, sweepStaleTempDirs } from '@deckhand/core';
@@ -20,7 +21,9 @@ import { sharedState } from './cluster/shared-state';
 export { createApp } from './app';
 export { loadServerConfig, parseApiKeys } from './config';
 
-const specPath = fileURLToPath(new URL('../../../openapi.yaml', import.meta.url));
+// The contract: beside the bundle in a built package (the build copies it there), else the checkout's.
+const specBesideBundle = fileURLToPath(new URL('openapi.yaml', import.meta.url));
+const specPath = existsSync(specBesideBundle) ? specBesideBundle : fileURLToPath(new URL('../../../openapi.yaml', import.meta.url));
 
 export interface RunningServer {
   url: string;
