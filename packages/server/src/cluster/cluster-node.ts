@@ -22,7 +22,7 @@ import { lostError, SessionRegistry, type RegisteredSession } from './session-re
 /** A session's routes: `/v1/sessions/<id>` and anything under it (start is not a session id). */
 const SESSION_PATH = /^\/v1\/sessions\/([^/]+)(\/.*)?$/;
 /** Those a token opens instead of an API key: the owner checks the token. */
-const TOKEN_PATH = /^\/v1\/sessions\/[^/]+\/(cdp|live|live\/state|live\/frame|devtools)$/;
+const TOKEN_PATH = /^\/v1\/sessions\/[^/]+\/(cdp|live|live\/state|live\/frame|live\/picture|devtools)$/;
 /** A running session's owner, once read, is used for this long without asking Redis again (a client's next calls come in a burst). */
 const OWNER_CACHE_MS = 1_000;
 /** How often a drain looks whether operations are still running. */
@@ -145,6 +145,13 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
       // Redis down: this node answers what it can (its own sessions), as if alone.
       const entry = await lookup(sessionId).catch(() => undefined);
       if (!entry || entry.node === nodes.id) return next();
+      if (entry.state === 'ended') {
+        // Its node keeps an ended session's page (and its pictures) a while; once that node is gone,
+        // the cluster's record of the ended session answers here.
+        const owner = nodes.isDead(entry.node) ? undefined : nodes.node(entry.node);
+        if (!owner) return next();
+        return forward(c.req.raw, undefined, owner.url, undefined, `session ${sessionId}`, entry.node);
+      }
       return forward(c.req.raw, undefined, ownerUrlOf(entry), undefined, `session ${sessionId}`, entry.node);
     }),
 
