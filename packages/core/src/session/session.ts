@@ -337,13 +337,15 @@ export class Session {
     await this.#diskRoom?.();
     const queued = performance.now();
     return this.#queue.run(async () => {
+      // Busy from its turn on (a drain waits for busy sessions), the wait for the last picture included.
+      this.#assertLive();
+      this.#state = 'busy';
+      clearTimeout(this.#idleTimer);
       // The last operation's picture shows the page as that operation left it, not as this one changes it.
       await this.#pictures.settled();
       this.#assertLive();
       const started = performance.now();
       let outcome = 'success';
-      this.#state = 'busy';
-      clearTimeout(this.#idleTimer);
       // A page that crashed since the last operation was replaced: this one says so (navigate carries on).
       const crashedBefore = this.#pages.takeCrash();
       const page = await this.#pages.current();
