@@ -30,6 +30,9 @@ describe('validation', () => {
     expectError(await ctx.api.call('agentExecute', { id: 'x', body: { agentConfig: {} } }), 400, 'validation_error');
     expectError(await ctx.api.call('agentExecute', { id: 'x', body: { agentConfig: {}, executeOptions: {} } }), 400, 'validation_error');
     expectError(await ctx.api.call('agentExecute', { id: 'x', body: { agentConfig: { mode: 'turbo' }, executeOptions: { instruction: 'i' } } }), 400, 'validation_error');
+    // A step is whole: a fraction of one is refused, not run as "Stopped after 1.5 step(s)".
+    const fraction = expectError(await ctx.api.call('agentExecute', { id: 'x', body: { agentConfig: {}, executeOptions: { instruction: 'i', maxSteps: 1.5 } } }), 400, 'validation_error');
+    expect(JSON.stringify(fraction)).toMatch(/maxSteps/);
   });
 
   it('says what a body lacks and which of its fields the operation does not take, never a blank alternative', async () => {

@@ -101,6 +101,27 @@ describe('hosted /mcp query parameters', () => {
     }
   });
 
+  it('caps: every value counts, an unknown name is refused even beside all, and an empty list is refused', async () => {
+    const tools = async (query: string) => {
+      const connection = await connectHttp(`${server.url}/mcp${query}`, 'legacy', auth);
+      try {
+        return (await connection.client.listTools()).tools.map((tool) => tool.name).sort();
+      } finally {
+        await connection.close();
+      }
+    };
+    const both = await tools('?caps=read,vision');
+    expect(both.length).toBeGreaterThan((await tools('?caps=read')).length);
+    expect(await tools('?caps=read&caps=vision')).toEqual(both);
+    for (const [query, named] of [['?caps=all&caps=foo', 'foo'], ['?caps=all,foo', 'foo'], ['?caps=', 'no group'], ['?caps=,', 'no group']]) {
+      const response = await initialize(query!, auth);
+      expect(response.status, query).toBe(400);
+      const body = await response.json();
+      expect(body, query).toMatchObject({ success: false, code: 'validation_error' });
+      expect(body.message, query).toContain(named);
+    }
+  });
+
   it('needs modelApiKey for a model other than the default', async () => {
     const response = await initialize('?modelName=openai/gpt-4.1-mini', auth);
     expect(response.status).toBe(400);

@@ -26,6 +26,8 @@ beforeAll(async () => {
   for (const project of ['local', 'proj-groups']) {
     mkdirSync(join(dataDir, project), { recursive: true });
     writeFileSync(join(dataDir, project, 'note.txt'), 'hello');
+    writeFileSync(join(dataDir, project, 'other.txt'), 'world');
+    mkdirSync(join(dataDir, project, 'folder'), { recursive: true });
   }
 });
 
@@ -146,6 +148,13 @@ describe.each(targets)('MCP tool groups over $name', { timeout: 90_000 }, (targe
       expect(named.isError, text(named)).toBeFalsy();
       const unlabelled = await client.callTool({ name: 'upload', arguments: { files: ['note.txt'], field: 'Passport scan' } });
       expect(text(unlabelled)).toMatch(/No file fields labelled "Passport scan"/);
+      // A single field takes one file, and a folder is not a file: each refusal says why.
+      const two = await client.callTool({ name: 'upload', arguments: { files: ['note.txt', 'other.txt'] } });
+      expect(two.isError, text(two)).toBe(true);
+      expect(text(two)).toMatch(/takes one file.*2 were given/);
+      const folder = await client.callTool({ name: 'upload', arguments: { files: ['folder'] } });
+      expect(folder.isError, text(folder)).toBe(true);
+      expect(text(folder)).toMatch(/"folder" is a directory/);
       // Another project's file is as far out of reach as the host's.
       const otherProject = target.name === 'stdio' ? 'proj-groups' : 'local';
       for (const outside of ['/etc/passwd', `../${otherProject}/note.txt`, 'missing.txt']) {

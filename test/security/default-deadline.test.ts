@@ -1,19 +1,27 @@
 // Security: no operation runs without a deadline. A page whose own script never yields cannot be
 // read at all; an extract that gives no timeout is still cut by the server's default deadline
 // (DECKHAND_DEFAULT_TIMEOUT_MS, short here) with the 408 shape, or the stream's error event.
+import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectError, useContract } from '../support/contract';
 
 const ctx = useContract({ DECKHAND_DEFAULT_TIMEOUT_MS: '2000' });
 const json = { 'x-stream-response': 'false' };
 
-/** A session on a page whose main thread is stuck in a loop. */
+/**
+ * A session on a page whose main thread is stuck in a loop, frozen through the CDP relay by a script
+ * that returns first: an operation that times out on a frozen page has it replaced (hung-page.test.ts),
+ * so the freezing must not be an operation of the session's.
+ */
 async function frozenSession(): Promise<string> {
   const id = await ctx.sessionOn('freeze.html');
-  // The click never returns (the page loops in its handler), so the act ends at its timeout: the page is frozen.
-  // The timeout leaves a loaded machine time to find and click the button (a lookup cut short freezes nothing).
-  const act = await ctx.api.call('act', { id, body: { input: { selector: '#freeze', method: 'click' }, options: { timeout: 5000 } }, headers: json });
-  expect([200, 408]).toContain(act.status);
+  const record = await ctx.api.call('getBrowserSession', { id });
+  const browser = await chromium.connectOverCDP(record.body.connectUrl);
+  try {
+    await browser.contexts()[0]!.pages()[0]!.evaluate(() => void setTimeout(() => { for (;;) {} }, 0));
+  } finally {
+    await browser.close().catch(() => undefined);
+  }
   return id;
 }
 

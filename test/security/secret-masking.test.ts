@@ -102,3 +102,27 @@ describe('a value typed from a variable', () => {
     expect(text).toContain('A fact about cats: a cat sleeps most of the day.');
   });
 });
+
+describe('a value typed from a variable into a GET form', () => {
+  // Its characters change once encoded (space, slash, bang, ampersand, quote), so every encoded form must be masked.
+  const VALUE = `Zq7 secret/Val!&"x`;
+  const ENCODED = [encodeURIComponent(VALUE), new URLSearchParams({ q: VALUE }).toString().slice(2), 'Zq7+secret', 'Zq7%20secret', 'secret&amp;', '&quot;x'];
+
+  it('is masked in its encoded forms: the address in page text, the act result, replay', async () => {
+    const id = await ctx.sessionOn('search-form.html');
+    const variables = { pw: { value: VALUE } };
+    const typed = await ctx.api.call('act', { id, body: { input: 'type %pw% into Search', options: { variables } }, headers: json });
+    expectOk(typed);
+    const go = await ctx.api.call('act', { id, body: { input: 'click Go' }, headers: json });
+    expectOk(go);
+    const text = (await call('extract', id, {})).pageText as string;
+    expect(text).toMatch(/Address: .*search-form\.html\?q=/);
+    expect(text).toContain(MASK);
+    const replay = await ctx.api.call('replaySession', { id });
+    expectOk(replay);
+    for (const body of [text, JSON.stringify(go.body), JSON.stringify(replay.body)]) {
+      for (const encoded of ENCODED) expect(body).not.toContain(encoded);
+      expect(body).not.toContain('secret');
+    }
+  });
+});

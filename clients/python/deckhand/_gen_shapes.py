@@ -285,7 +285,7 @@ class AgentConfig(TypedDict, total=False):
 
 class AgentExecuteOptions(TypedDict, total=False):
     instruction: Required[str]
-    maxSteps: float
+    maxSteps: int
     highlightCursor: bool
     useSearch: bool
     toolTimeout: Timeout
@@ -787,7 +787,7 @@ SCHEMAS: Final[dict[str, Any]] = {
     "ExtractRequest": {"type": "object", "properties": {"instruction": {"type": "string"}, "schema": {"type": "object", "description": "JSON Schema of the result."}, "options": {"$ref": "#/components/schemas/ExtractOptions"}, "frameId": {"$ref": "#/components/schemas/FrameId"}, "streamResponse": {"type": "boolean"}}},
     "ExtractResponse": {"type": "object", "required": ["success", "data"], "properties": {"success": {"type": "boolean"}, "data": {"type": "object", "required": ["result", "actionId"], "properties": {"result": {"description": "Shaped by the schema; `{extraction}` for an instruction only; `{pageText}` with neither."}, "actionId": {"type": "string"}}}}},
     "AgentConfig": {"type": "object", "properties": {"provider": {"$ref": "#/components/schemas/LegacyProvider"}, "model": {"$ref": "#/components/schemas/ModelConfigOrName"}, "systemPrompt": {"type": "string"}, "cua": {"type": "boolean", "deprecated": True, "description": "Deprecated; use mode 'cua'. When both are given, mode wins."}, "mode": {"type": "string", "enum": ["dom", "hybrid", "cua"]}, "executionModel": {"$ref": "#/components/schemas/ModelConfigOrName"}}},
-    "AgentExecuteOptions": {"type": "object", "required": ["instruction"], "properties": {"instruction": {"type": "string", "minLength": 1}, "maxSteps": {"type": "number", "minimum": 1, "maximum": 200}, "highlightCursor": {"type": "boolean"}, "useSearch": {"type": "boolean"}, "toolTimeout": {"$ref": "#/components/schemas/Timeout"}, "variables": {"$ref": "#/components/schemas/Variables"}}},
+    "AgentExecuteOptions": {"type": "object", "required": ["instruction"], "properties": {"instruction": {"type": "string", "minLength": 1}, "maxSteps": {"type": "integer", "minimum": 1, "maximum": 200}, "highlightCursor": {"type": "boolean"}, "useSearch": {"type": "boolean"}, "toolTimeout": {"$ref": "#/components/schemas/Timeout"}, "variables": {"$ref": "#/components/schemas/Variables"}}},
     "AgentExecuteRequest": {"type": "object", "required": ["agentConfig", "executeOptions"], "properties": {"agentConfig": {"$ref": "#/components/schemas/AgentConfig"}, "executeOptions": {"$ref": "#/components/schemas/AgentExecuteOptions"}, "frameId": {"$ref": "#/components/schemas/FrameId"}, "streamResponse": {"type": "boolean"}, "shouldCache": {"type": "boolean"}}},
     "AgentAction": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}, "reasoning": {"type": "string"}, "taskCompleted": {"type": "boolean"}, "action": {"type": "string"}, "timeMs": {"type": "number"}, "pageText": {"type": "string"}, "pageUrl": {"type": "string"}, "instruction": {"type": "string"}}},
     "AgentUsageOutput": {"type": "object", "additionalProperties": False, "required": ["input_tokens", "output_tokens", "inference_time_ms"], "properties": {"input_tokens": {"type": "number"}, "output_tokens": {"type": "number"}, "reasoning_tokens": {"type": "number"}, "cached_input_tokens": {"type": "number"}, "inference_time_ms": {"type": "number"}}},

@@ -12,13 +12,14 @@ export const MCP_CAPABILITIES: readonly McpCapability[] = [...new Set(toolCatalo
 
 export const DEFAULT_CAPABILITIES: McpCapability[] = ['read'];
 
-/** `core` (the spec's six only), a list such as `read,page`, or `all`; anything else is refused naming `setting`. */
+/** `core` (the spec's six only), a list such as `read,page`, or `all`; anything else (an empty list too) is refused naming `setting`. */
 export function parseCapabilities(value: string, setting: string): McpCapability[] {
   const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+  const use = `use core, ${MCP_CAPABILITIES.join(', ')} or all, comma-separated`;
+  // An empty list is most likely a template's unset value: refused rather than read as `core`.
+  if (names.length === 0) throw new DeckhandError('validation_error', `${setting} names no group: ${use}`);
+  const unknown = names.filter((name) => name !== 'core' && name !== 'all' && !(MCP_CAPABILITIES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new DeckhandError('validation_error', `${setting} names unknown groups (${unknown.join(', ')}): ${use}`);
   if (names.includes('all')) return [...MCP_CAPABILITIES];
-  const unknown = names.filter((name) => name !== 'core' && !(MCP_CAPABILITIES as readonly string[]).includes(name));
-  if (unknown.length > 0) {
-    throw new DeckhandError('validation_error', `${setting} names unknown groups (${unknown.join(', ')}): use core, ${MCP_CAPABILITIES.join(', ')} or all, comma-separated`);
-  }
   return MCP_CAPABILITIES.filter((name) => names.includes(name));
 }

@@ -14,7 +14,8 @@ export function sessionOptionsFromQuery(query: URLSearchParams, defaults: { mode
     proxies: exactBoolean(query, 'proxies'),
     verified: exactBoolean(query, 'verified'),
     proxyUrl: defaults.proxyUrl,
-    capabilities: query.has('caps') ? parseCapabilities(query.get('caps')!, 'Query parameter caps') : DEFAULT_CAPABILITIES,
+    // caps given more than once counts every value, as `caps=read&caps=vision` means both.
+    capabilities: query.has('caps') ? parseCapabilities(query.getAll('caps').join(','), 'Query parameter caps') : DEFAULT_CAPABILITIES,
     autoStart: exactBoolean(query, 'autoStart'),
   };
   checkSessionOptions(options, defaults.modelName, 'Query parameter proxies=true');

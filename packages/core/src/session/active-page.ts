@@ -2,13 +2,19 @@
 // when the active page closes, the most recently opened page that is still open takes over. A page
 // whose renderer dies (out of memory, Page.crash) is dropped the same way and remembered until an
 // operation reports it (takeCrash): a crashed page answers nothing, and kept active it failed every
-// operation after it.
+// operation after it. A page that stopped responding (a script that never yields) is dropped alike.
 import type { BrowserContext, Page } from 'playwright-core';
+
+/** A page the session lost: where it was, and whether its renderer died or stopped responding. */
+export interface LostPage {
+  url: string;
+  cause: 'crashed' | 'hung';
+}
 
 export class ActivePage {
   private readonly open: Page[] = [];
-  /** The address of the last page that crashed and has not been reported yet. */
-  private crashedAt?: string;
+  /** The last page that crashed or hung and has not been reported yet. */
+  private lost?: LostPage;
 
   constructor(private readonly context: BrowserContext) {
     for (const page of context.pages()) this.adopt(page, false);
@@ -38,11 +44,24 @@ export class ActivePage {
     return this.open.length;
   }
 
-  /** The address of a page that crashed since the last call, once. */
-  takeCrash(): string | undefined {
-    const url = this.crashedAt;
-    this.crashedAt = undefined;
-    return url;
+  /** The page that crashed or hung since the last call, once. */
+  takeCrash(): LostPage | undefined {
+    const lost = this.lost;
+    this.lost = undefined;
+    return lost;
+  }
+
+  /** Drops and closes a page that no longer runs script; the next operation is told as of a crash. */
+  dropHung(page: Page): void {
+    this.lose(page, 'hung');
+  }
+
+  private lose(page: Page, cause: LostPage['cause']): void {
+    this.lost = { url: page.url(), cause };
+    const index = this.open.indexOf(page);
+    if (index >= 0) this.open.splice(index, 1);
+    // The browser closes the target itself, so a renderer stuck in a loop does not hold this up.
+    void page.close({ runBeforeUnload: false }).catch(() => undefined);
   }
 
   private adopt(page: Page, activate: boolean): void {
@@ -53,10 +72,6 @@ export class ActivePage {
       if (index >= 0) this.open.splice(index, 1);
     };
     page.once('close', drop);
-    page.once('crash', () => {
-      this.crashedAt = page.url();
-      drop();
-      void page.close().catch(() => undefined);
-    });
+    page.once('crash', () => this.lose(page, 'crashed'));
   }
 }

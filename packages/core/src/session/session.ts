@@ -40,7 +40,8 @@ import type {
   SetCookiesRequest,
   StorageState,
 } from '../types.js';
-import { ActivePage } from './active-page.js';
+import { ActivePage, type LostPage } from './active-page.js';
+import { pageResponds } from './page-responds.js';
 import { relayChannel } from '../browser/cdp/relay-channel.js';
 import { relayScopeOf, type SessionRelayScope } from './relay-scope.js';
 import { SessionHistory } from './history.js';
@@ -93,8 +94,9 @@ export interface FinalLook {
 }
 
 /** A page whose renderer died was replaced by a blank one (active-page.ts). */
-function pageCrashed(url: string): DeckhandError {
-  return new DeckhandError('unprocessable', `The page crashed (its renderer died: out of memory, or Page.crash) at ${url || 'about:blank'}; the session goes on in a blank page: navigate to continue`);
+function pageCrashed({ url, cause }: LostPage): DeckhandError {
+  const what = cause === 'hung' ? 'stopped responding (a script of its own never yields)' : 'crashed (its renderer died: out of memory, or Page.crash)';
+  return new DeckhandError('unprocessable', `The page ${what} at ${url || 'about:blank'}; the session goes on in a blank page: navigate to continue`);
 }
 
 /** What history records for an unexpected error: its detail is for the server log only. */
@@ -370,6 +372,9 @@ export class Session {
         return result;
       } catch (error) {
         const failure = this.#masked(this.#asOperationError(error));
+        // A page that let an operation time out and no longer runs script would fail every operation after
+        // it: it is replaced, this operation stays a timeout, and the next one says so (as of a crash).
+        if (isDeckhandError(failure) && failure.code === 'timeout' && this.#isLive() && !(await pageResponds(page))) this.#pages.dropHung(page);
         outcome = isDeckhandError(failure) ? failure.code : 'internal_error';
         const recorded = isDeckhandError(failure) ? failure.message : UNEXPECTED_RECORD;
         const after = this.#isLive() ? await this.#pages.current() : undefined;

@@ -35,6 +35,10 @@ export function fileTools(options: ToolOptions) {
       const confined = await confinedFiles(files, 'files', scope);
       if ('refused' in confined) throw new DeckhandError('validation_error', confined.refused);
       const input = await fileField(scope, options, field);
+      // A single file field given more than one file fails inside Playwright with no reason a client could act on.
+      if (files.length > 1 && !(await scope.deadline.race(input.evaluate((element) => (element as HTMLInputElement).multiple)))) {
+        throw new DeckhandError('validation_error', `The file field takes one file (it does not allow several); ${files.length} were given`);
+      }
       await scope.deadline.race(input.setInputFiles(confined.paths, { timeout: scope.deadline.remaining(10_000) }));
       return { uploaded: files, ...(await pageStateOf(scope)) };
     },

@@ -369,7 +369,7 @@ export const zAgentConfig = z.object({
 
 export const zAgentExecuteOptions = z.object({
     instruction: z.string().min(1),
-    maxSteps: z.number().gte(1).lte(200).optional(),
+    maxSteps: z.int().gte(1).lte(200).optional(),
     highlightCursor: z.boolean().optional(),
     useSearch: z.boolean().optional(),
     toolTimeout: zTimeout.optional(),

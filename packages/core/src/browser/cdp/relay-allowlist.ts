@@ -4,7 +4,7 @@
 // Every URL the browser is made to load passes the navigation policy and must be a network (or in-memory)
 // address; download paths become the session's downloads directory; host paths must lie in the project's
 // directory; contexts with their own proxy, tracing, system information and everything not listed are refused.
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { assertDestinationAllowed } from '../../network/destination-check.js';
 import type { NavigationPolicy } from '../../network/network-policy.js';
@@ -209,6 +209,7 @@ export async function confinedFiles(files: unknown, field: string, scope: Pick<R
     if (!real || !real.startsWith(root + sep)) {
       return { refused: `${field}: ${JSON.stringify(file.slice(0, 200))} is not a file in the project's data directory` };
     }
+    if (!(await stat(real)).isFile()) return { refused: `${field}: ${JSON.stringify(file.slice(0, 200))} is a directory, not a file: name the files in it` };
     await scope.shareFile(real);
     paths.push(real);
   }
