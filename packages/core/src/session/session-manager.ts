@@ -95,7 +95,8 @@ export class SessionManager {
         config: this.config,
         modelApiKey: opts.modelApiKey || undefined,
         keepBrowserDownloads: Boolean(req.browser?.launchOptions?.downloadsPath),
-        diskRoom: (adding) => (adding ? this.disk.check(projectId, 0, adding) : this.disk.check(projectId)),
+        diskRoom: () => this.disk.check(projectId),
+        reserveDisk: (bytes) => this.disk.reserve(projectId, bytes),
         onStop: (stopped, reason) => {
           slot?.release();
           const { onFinished } = this.shared;

@@ -63,8 +63,10 @@ export interface SessionInit {
   browser: BrowserHandle;
   config: CoreConfig;
   modelApiKey?: string;
-  /** Refuses an operation while the project's disk quota is full, or a file of `adding` bytes that would fill it. */
-  diskRoom?: (adding?: number) => Promise<void>;
+  /** Refuses an operation while the project's disk quota is full. */
+  diskRoom?: () => Promise<void>;
+  /** Promises a file's bytes within the project's disk quota, or refuses (429 disk_quota); the release ends the promise. */
+  reserveDisk?: (bytes: number) => Promise<() => void>;
   /** The client chose where the browser keeps its downloads (launchOptions.downloadsPath): they stay there too. */
   keepBrowserDownloads?: boolean;
   /** Told once when the session stops for any reason (end, crash, expiry). */
@@ -148,7 +150,7 @@ export class Session {
     this.#telemetry = init.telemetry;
     this.#pages = new ActivePage(init.browser.context);
     this.#relayScope = relayScopeOf(init.config, init.projectId, this.id);
-    this.#files = new SessionFiles(init.config, this.#relayScope, this.id, async (adding) => init.diskRoom?.(adding), init.keepBrowserDownloads === true);
+    this.#files = new SessionFiles(init.config, this.#relayScope, this.id, async (bytes) => (await init.reserveDisk?.(bytes)) ?? (() => undefined), init.keepBrowserDownloads === true);
     this.#files.watchDownloads(init.browser.context);
     this.#pictures = new ReplayPictures(this.#relayScope.projectDir, this.id, init.config.replayPictures);
     init.browser.onLost(() => void this.stop('crashed'));
