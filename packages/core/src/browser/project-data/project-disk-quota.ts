@@ -93,11 +93,11 @@ export class ProjectDiskQuota {
     return bytes;
   }
 
-  /** Refuses (429 disk_quota) when the project's files and profiles, with `adding` bytes more, fill its quota (measured at most `maxAgeMs` ago). */
-  async check(projectId: string, maxAgeMs = USAGE_TTL_MS, adding = 0): Promise<void> {
+  /** Refuses (429 disk_quota) when the project's files and profiles fill its quota (measured at most `maxAgeMs` ago). */
+  async check(projectId: string, maxAgeMs = USAGE_TTL_MS): Promise<void> {
     const limit = this.config.projectDiskBytes;
     if (limit <= 0) return;
-    this.#refuseOver((await this.usage(projectId, maxAgeMs)) + adding, limit, adding > 0);
+    this.#refuseOver(await this.usage(projectId, maxAgeMs), limit, false);
   }
 
   #refuseOver(used: number, limit: number, adding: boolean): void {
