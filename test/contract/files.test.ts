@@ -110,6 +110,21 @@ describe('files sent to a session', () => {
     expectOk(await ctx.api.call('endSession', { id }));
   });
 
+  it('counts a file field hidden behind a styled label: an unnamed upload with two fields is refused naming both, a named one finds it', async () => {
+    const id = await ctx.sessionOn('upload-hidden.html');
+    expectOk(await ctx.api.call('uploadFile', { id, query: { name: 'report.pdf' }, raw: new TextEncoder().encode('%PDF-1.4') }));
+    const ambiguous = await ctx.api.call('act', { id, body: { input: 'upload report.pdf' } });
+    expectOk(ambiguous);
+    expect(ambiguous.body.data.result.success).toBe(false);
+    expect(ambiguous.body.data.result.message).toMatch(/Resume[\s\S]*Avatar/);
+    expect(await pageText(ctx.api, id, '#log')).toBe('');
+    const named = await ctx.api.call('act', { id, body: { input: 'attach report.pdf to the Resume field' } });
+    expectOk(named);
+    expect(named.body.data.result, JSON.stringify(named.body.data.result)).toMatchObject({ success: true, actions: [{ method: 'setInputFiles', arguments: ['report.pdf'] }] });
+    expect(await pageText(ctx.api, id, '#log')).toBe('resume: report.pdf');
+    expectOk(await ctx.api.call('endSession', { id }));
+  });
+
   it('refuses a natural-language upload on a page without a file field', async () => {
     const id = await ctx.sessionOn('forms.html');
     expectOk(await ctx.api.call('uploadFile', { id, query: { name: 'report.pdf' }, raw: new TextEncoder().encode('x') }));

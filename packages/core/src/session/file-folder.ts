@@ -18,11 +18,11 @@ export interface OpenedFile {
 /** A download still being written by Chromium: not a file yet. */
 const PARTIAL_DOWNLOAD = /\.crdownload$/;
 
-/** A file's name as a client gives it: one path segment, printable, at most 255 characters. */
+/** A file's name as a client gives it: one path segment, printable, at most 255 UTF-8 bytes (the filesystem's limit). */
 export function checkFileName(name: string, path = 'path.name'): string {
   const problem =
-    name.length === 0 || name.length > 255
-      ? 'must be 1 to 255 characters'
+    name.length === 0 || Buffer.byteLength(name) > 255
+      ? 'must be 1 to 255 bytes in UTF-8 (an accented letter takes 2)'
       : /[\x00-\x1f\x7f]/.test(name)
         ? 'must not contain control characters'
         : /[/\\]/.test(name)
@@ -81,8 +81,13 @@ export class FileFolder {
   async write(name: string, bytes: Uint8Array): Promise<FileInfo> {
     const dir = await this.dir();
     const temporary = join(dir, `.deckhand-${randomUUID()}`);
-    await writeFile(temporary, bytes, { mode: 0o600, flag: 'wx' });
-    await rename(temporary, join(dir, checkFileName(name)));
+    try {
+      await writeFile(temporary, bytes, { mode: 0o600, flag: 'wx' });
+      await rename(temporary, join(dir, checkFileName(name)));
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw refusedByFilesystem(error, name) ?? error;
+    }
     return infoOf(name, bytes.byteLength, new Date());
   }
 
@@ -100,6 +105,19 @@ export class FileFolder {
   #notFound(name: string): DeckhandError {
     return new DeckhandError('file_not_found', `No ${this.kind} named "${name}" in this session`);
   }
+}
+
+/** A filesystem's refusal of a name or of the bytes, as the client's error rather than the server's. */
+function refusedByFilesystem(error: unknown, name: string): DeckhandError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENAMETOOLONG' || code === 'EINVAL' || code === 'EILSEQ' || code === 'EISDIR') {
+    const message = `the filesystem refuses this name (${code})`;
+    return new DeckhandError('validation_error', `Invalid request: name: ${message}`, [{ path: 'name', message }]);
+  }
+  if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG') {
+    return new DeckhandError('disk_quota', `The server's disk has no room for "${name}" (${code})`);
+  }
+  return undefined;
 }
 
 function infoOf(name: string, size: number, modified: Date): FileInfo {

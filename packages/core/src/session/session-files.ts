@@ -6,11 +6,15 @@ import { join } from 'node:path';
 import type { BrowserContext, Download, Page } from 'playwright-core';
 import { confinedDirectory, giveToBrowserUser, projectDirName } from '../browser/project-data/project-data-dir.js';
 import type { CoreConfig } from '../config.js';
+import { DeckhandError } from '../errors.js';
 import type { FileInfo } from '../types.js';
 import { checkFileName, FileFolder } from './file-folder.js';
 import type { SessionRelayScope } from './relay-scope.js';
 
 export type { OpenedFile } from './file-folder.js';
+
+/** How many files a client may send one session (more would make every listing slow). */
+export const MAX_SESSION_FILES = 200;
 
 /** How long a listing waits for downloads that have begun to be saved. */
 const DOWNLOAD_SAVE_WAIT_MS = 10_000;
@@ -27,13 +31,15 @@ export class SessionFiles {
   /** Downloads being saved, so a listing right after the click that began one includes it. */
   readonly #saving = new Set<Promise<unknown>>();
   #uploadsDir?: Promise<string>;
+  /** Files being written now, counted toward MAX_SESSION_FILES with those written. */
+  #writing = 0;
 
   constructor(
     private readonly config: CoreConfig,
     private readonly scope: SessionRelayScope,
     private readonly sessionId: string,
-    /** Refuses (429 disk_quota) when `bytes` more would take the project past its quota. */
-    private readonly diskRoom: (bytes: number) => Promise<void>,
+    /** Promises `bytes` within the project's quota (429 disk_quota when they would take it past); returns the release. */
+    private readonly reserveDisk: (bytes: number) => Promise<() => void>,
     /** Leave the browser's own copy (a downloadsPath the client chose); otherwise it is moved, so it counts once. */
     private readonly keepBrowserCopy = false,
   ) {
@@ -56,14 +62,31 @@ export class SessionFiles {
     return this.downloads.list();
   }
 
-  /** Stores a client's file for the session's pages, within the project's disk quota. */
-  async upload(name: string, bytes: Uint8Array): Promise<FileInfo> {
-    checkFileName(name, 'query.name');
-    await this.diskRoom(bytes.byteLength);
-    const info = await this.uploads.write(name, bytes);
-    const path = await this.uploads.path(name);
-    await this.scope.shareFile(path);
-    return info;
+  /**
+   * Stores a client's file for the session's pages, within the project's disk quota and the session's
+   * MAX_SESSION_FILES (a file of a name it holds is replaced, not one more). `namePath` says where the
+   * name came from, for the error.
+   */
+  async upload(name: string, bytes: Uint8Array, namePath = 'query.name'): Promise<FileInfo> {
+    checkFileName(name, namePath);
+    const held = await this.uploads.list();
+    const adding = held.some((file) => file.name === name) ? 0 : 1;
+    if (held.length + this.#writing + adding > MAX_SESSION_FILES) {
+      throw new DeckhandError('disk_quota', `The session holds ${held.length} files and may hold ${MAX_SESSION_FILES} files: delete some (DELETE /v1/sessions/{id}/files/{name}) before sending more`);
+    }
+    this.#writing += adding;
+    try {
+      const release = await this.reserveDisk(bytes.byteLength);
+      try {
+        const info = await this.uploads.write(name, bytes);
+        await this.scope.shareFile(await this.uploads.path(name));
+        return info;
+      } finally {
+        release();
+      }
+    } finally {
+      this.#writing -= adding;
+    }
   }
 
   /** The paths of sent files, by name, for the page to upload (Chromium may run as another user). */

@@ -3,6 +3,7 @@
 import { openBrowser } from '../browser/provider/open-browser.js';
 import { ProjectBrowsers, type BrowserStats } from '../browser/provider/project-browsers.js';
 import { ProjectDiskQuota } from '../browser/project-data/project-disk-quota.js';
+import { PictureSlots } from '../pictures/picture-slots.js';
 import type { CoreConfig } from '../config.js';
 import { DeckhandError, isDeckhandError } from '../errors.js';
 import { checkModelName } from '../models/resolve-model.js';
@@ -56,6 +57,8 @@ export class SessionManager {
   private readonly browsers: ProjectBrowsers;
   /** What each project's downloads and profiles hold on disk, against DECKHAND_PROJECT_DISK_MB. */
   private readonly disk: ProjectDiskQuota;
+  /** Screenshots and PDFs being taken, per project. */
+  private readonly pictures = new PictureSlots();
 
   constructor(
     private readonly config: CoreConfig,
@@ -95,7 +98,9 @@ export class SessionManager {
         config: this.config,
         modelApiKey: opts.modelApiKey || undefined,
         keepBrowserDownloads: Boolean(req.browser?.launchOptions?.downloadsPath),
-        diskRoom: (adding) => (adding ? this.disk.check(projectId, 0, adding) : this.disk.check(projectId)),
+        diskRoom: () => this.disk.check(projectId),
+        reserveDisk: (bytes) => this.disk.reserve(projectId, bytes),
+        pictureSlot: () => this.pictures.take(projectId),
         onStop: (stopped, reason) => {
           slot?.release();
           const { onFinished } = this.shared;

@@ -64,8 +64,12 @@ export interface SessionInit {
   browser: BrowserHandle;
   config: CoreConfig;
   modelApiKey?: string;
-  /** Refuses an operation while the project's disk quota is full, or a file of `adding` bytes that would fill it. */
-  diskRoom?: (adding?: number) => Promise<void>;
+  /** Refuses an operation while the project's disk quota is full. */
+  diskRoom?: () => Promise<void>;
+  /** Promises a file's bytes within the project's disk quota, or refuses (429 disk_quota); the release ends the promise. */
+  reserveDisk?: (bytes: number) => Promise<() => void>;
+  /** Counts a screenshot or PDF against the project's bound at a time, or refuses (429); returns the release. */
+  pictureSlot?: () => () => void;
   /** The client chose where the browser keeps its downloads (launchOptions.downloadsPath): they stay there too. */
   keepBrowserDownloads?: boolean;
   /** Told once when the session stops for any reason (end, crash, expiry). */
@@ -123,6 +127,7 @@ export class Session {
   readonly #config: CoreConfig;
   readonly #onStop: SessionInit['onStop'];
   readonly #diskRoom: SessionInit['diskRoom'];
+  readonly #pictureSlot: SessionInit['pictureSlot'];
   readonly #telemetry?: SessionTelemetry;
   readonly #queue: OperationQueue;
   readonly #history = new SessionHistory();
@@ -146,11 +151,12 @@ export class Session {
     this.#config = init.config;
     this.#onStop = init.onStop;
     this.#diskRoom = init.diskRoom;
+    this.#pictureSlot = init.pictureSlot;
     this.#queue = new OperationQueue(init.config.sessionQueueMax);
     this.#telemetry = init.telemetry;
     this.#pages = new ActivePage(init.browser.context);
     this.#relayScope = relayScopeOf(init.config, init.projectId, this.id);
-    this.#files = new SessionFiles(init.config, this.#relayScope, this.id, async (adding) => init.diskRoom?.(adding), init.keepBrowserDownloads === true);
+    this.#files = new SessionFiles(init.config, this.#relayScope, this.id, async (bytes) => (await init.reserveDisk?.(bytes)) ?? (() => undefined), init.keepBrowserDownloads === true);
     this.#files.watchDownloads(init.browser.context);
     this.#pictures = new ReplayPictures(this.#relayScope.projectDir, this.id, init.config.replayPictures);
     init.browser.onLost(() => void this.stop('crashed'));
@@ -250,7 +256,7 @@ export class Session {
     checkScreenshotOptions(req);
     let shot: Screenshot | undefined;
     await this.perform('screenshot', req, ctx, req.timeout ?? this.settings.defaultTimeoutMs, async (scope) => {
-      shot = await takeScreenshot(scope, req);
+      shot = await this.#inPictureSlot(() => takeScreenshot(scope, req));
       return { mediaType: shot.mediaType, bytes: shot.bytes.byteLength, truncated: shot.truncated };
     });
     return shot!;
@@ -260,7 +266,7 @@ export class Session {
   async pdf(req: PdfOptions & { timeout?: number }, ctx: OpContext): Promise<Buffer> {
     let pdf: Buffer | undefined;
     await this.perform('pdf', req, ctx, req.timeout ?? this.settings.defaultTimeoutMs, async (scope) => {
-      pdf = await printPdf(scope, req);
+      pdf = await this.#inPictureSlot(() => printPdf(scope, req));
       return { mediaType: 'application/pdf', bytes: pdf.byteLength };
     });
     return pdf!;
@@ -510,6 +516,15 @@ export class Session {
    * generic 500 and logs its detail, so Playwright's own words never reach the client.
    * The browser's disconnect event may trail the failed call, so the connection is checked here too.
    */
+  async #inPictureSlot<T>(take: () => Promise<T>): Promise<T> {
+    const release = this.#pictureSlot?.();
+    try {
+      return await take();
+    } finally {
+      release?.();
+    }
+  }
+
   #asOperationError(error: unknown): unknown {
     if (this.#isLive() && !this.#browser.isConnected()) void this.stop('crashed');
     if (!this.#isLive()) return goneError(this.#state as EndReason);

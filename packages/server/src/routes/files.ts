@@ -5,6 +5,9 @@ import type { Context } from 'hono';
 import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
 
+/** Files one request may carry: each is a write, and thousands in one body kept the server busy long after the client left. */
+const MAX_FILES_PER_REQUEST = 20;
+
 type FileHandlers = 'listDownloads' | 'getDownload' | 'deleteDownload' | 'listFiles' | 'uploadFile' | 'deleteFile';
 
 export function fileHandlers({ sessions }: RouteDeps): Pick<Handlers, FileHandlers> {
@@ -33,7 +36,12 @@ export function fileHandlers({ sessions }: RouteDeps): Pick<Handlers, FileHandle
     uploadFile: async (c) => {
       const session = sessions.get(c.get('projectId'), c.req.valid('param').id);
       const stored: FileInfo[] = [];
-      for (const { name, bytes } of await sentFiles(c, c.req.valid('query').name)) stored.push(await session.files.upload(name, bytes));
+      const { signal } = c.req.raw;
+      for (const { name, bytes, namePath } of await sentFiles(c, c.req.valid('query').name)) {
+        // A client that went away gets none of the rest written.
+        if (signal.aborted) throw new DeckhandError('timeout', 'The client went away before its files were stored; those stored so far are kept');
+        stored.push(await session.files.upload(name, bytes, namePath));
+      }
       return c.json({ success: true as const, data: { files: stored } }, 200);
     },
 
@@ -59,19 +67,22 @@ function fileResponse({ info, body }: OpenedFile): Response {
 }
 
 /** The files a request carries (the body limit has already bounded it). */
-async function sentFiles(c: Context, name: string | undefined): Promise<Array<{ name: string; bytes: Uint8Array }>> {
+async function sentFiles(c: Context, name: string | undefined): Promise<Array<{ name: string; bytes: Uint8Array; namePath: string }>> {
   const type = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(type)) {
     if (!name) throw invalid('query.name', 'required with a raw body (the file name, e.g. ?name=report.pdf)');
-    return [{ name, bytes: new Uint8Array(await c.req.arrayBuffer()) }];
+    return [{ name, bytes: new Uint8Array(await c.req.arrayBuffer()), namePath: 'query.name' }];
   }
   const form = await c.req.formData().catch(() => {
     throw invalid('body', 'not a readable multipart/form-data body');
   });
   const parts = form.getAll('file').filter((part): part is File => typeof part !== 'string');
   if (parts.length === 0) throw invalid('body.file', 'required: one or more file parts named "file"');
+  if (parts.length > MAX_FILES_PER_REQUEST) throw invalid('body.file', `${parts.length} file parts, at most ${MAX_FILES_PER_REQUEST} files per request: send them in several requests`);
   if (name && parts.length > 1) throw invalid('query.name', 'names a single file, but the body has several');
-  return Promise.all(parts.map(async (part) => ({ name: name ?? part.name, bytes: new Uint8Array(await part.arrayBuffer()) })));
+  return Promise.all(
+    parts.map(async (part) => ({ name: name ?? part.name, bytes: new Uint8Array(await part.arrayBuffer()), namePath: name ? 'query.name' : 'body.file' })),
+  );
 }
 
 function invalid(path: string, message: string): DeckhandError {

@@ -20,7 +20,16 @@ export class ProjectDiskQuota {
   /** The launched browsers' directories, per project. */
   readonly #dirs = new Map<string, Set<string>>();
   /** The last walk of each project, kept as a promise so operations arriving together share one walk. */
-  readonly #recent = new Map<string, { bytes: Promise<number>; at: number }>();
+  readonly #recent = new Map<string, { bytes: Promise<number>; at: number; tick: number }>();
+  /**
+   * Bytes promised to writes (uploads) per project: counted until the write ends and a walk begun after
+   * its end has seen the file, so writes checked together can never together pass the quota.
+   */
+  readonly #reserved = new Map<string, Set<{ bytes: number; endedAt?: number }>>();
+  /** Orders walks and ends of writes (a walk sees a write only if it began after the write ended). */
+  #tick = 0;
+  /** The ticks of the walks reservations are waiting for. */
+  readonly #walking = new Set<number>();
 
   constructor(private readonly config: CoreConfig) {}
 
@@ -40,9 +49,41 @@ export class ProjectDiskQuota {
   async usage(projectId: string, maxAgeMs = USAGE_TTL_MS): Promise<number> {
     const recent = this.#recent.get(projectId);
     if (recent && Date.now() - recent.at <= maxAgeMs) return recent.bytes;
-    const bytes = this.#walk(projectId);
-    this.#recent.set(projectId, { bytes, at: Date.now() });
-    return bytes;
+    return this.#fresh(projectId).bytes;
+  }
+
+  #fresh(projectId: string): { bytes: Promise<number>; tick: number } {
+    const walk = { bytes: this.#walk(projectId), at: Date.now(), tick: ++this.#tick };
+    this.#recent.set(projectId, walk);
+    return walk;
+  }
+
+  /**
+   * Promises `bytes` to a write within the quota (429 disk_quota when the project's files, with the writes
+   * already promised, leave no room); call the returned release once the write has ended, written or not.
+   */
+  async reserve(projectId: string, bytes: number): Promise<() => void> {
+    const limit = this.config.projectDiskBytes;
+    if (limit <= 0) return () => undefined;
+    const walk = this.#fresh(projectId);
+    this.#walking.add(walk.tick);
+    const measured = await walk.bytes.finally(() => this.#walking.delete(walk.tick));
+    const reserved = this.#reserved.get(projectId) ?? new Set();
+    this.#reserved.set(projectId, reserved);
+    // A write ended before every walk still under way has been seen by all of them: its promise can go.
+    const oldestWalk = Math.min(walk.tick, ...this.#walking);
+    let promised = 0;
+    for (const write of reserved) {
+      if (write.endedAt !== undefined && write.endedAt < oldestWalk) reserved.delete(write);
+      else if (write.endedAt === undefined || write.endedAt > walk.tick) promised += write.bytes;
+    }
+    // From the walk's result to here nothing awaits: the check and the promise are one step.
+    this.#refuseOver(measured + promised + bytes, limit, true);
+    const write: { bytes: number; endedAt?: number } = { bytes };
+    reserved.add(write);
+    return () => {
+      write.endedAt = ++this.#tick;
+    };
   }
 
   async #walk(projectId: string): Promise<number> {
@@ -52,15 +93,18 @@ export class ProjectDiskQuota {
     return bytes;
   }
 
-  /** Refuses (429 disk_quota) when the project's files and profiles, with `adding` bytes more, fill its quota (measured at most `maxAgeMs` ago). */
-  async check(projectId: string, maxAgeMs = USAGE_TTL_MS, adding = 0): Promise<void> {
+  /** Refuses (429 disk_quota) when the project's files and profiles fill its quota (measured at most `maxAgeMs` ago). */
+  async check(projectId: string, maxAgeMs = USAGE_TTL_MS): Promise<void> {
     const limit = this.config.projectDiskBytes;
     if (limit <= 0) return;
-    const used = (await this.usage(projectId, maxAgeMs)) + adding;
-    if (used < limit || (adding > 0 && used <= limit)) return;
+    this.#refuseOver(await this.usage(projectId, maxAgeMs), limit, false);
+  }
+
+  #refuseOver(used: number, limit: number, adding: boolean): void {
+    if (used < limit || (adding && used <= limit)) return;
     throw new DeckhandError(
       'disk_quota',
-      `The project's files and browser profiles ${adding > 0 ? 'would hold' : 'hold'} ${Math.ceil(used / MIB)} MB, its disk quota is ${Math.round(limit / MIB)} MB (DECKHAND_PROJECT_DISK_MB): end sessions to free their downloads, or free the project's data directory`,
+      `The project's files and browser profiles ${adding ? 'would hold' : 'hold'} ${Math.ceil(used / MIB)} MB, its disk quota is ${Math.round(limit / MIB)} MB (DECKHAND_PROJECT_DISK_MB): end sessions to free their downloads, or free the project's data directory`,
     );
   }
 }

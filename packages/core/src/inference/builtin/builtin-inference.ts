@@ -250,15 +250,26 @@ function fillField(element: SnapshotElement, value: string): Choice {
   return act(element, 'fill', [native], `with ${quoteValue(native)}`);
 }
 
-/** The file goes on the file field named, else on the page's only one; whether it was sent is checked as it is set. */
+/**
+ * The file goes on the file field named, else on the page's only one (hidden ones count: a styled button
+ * usually hides the real field); whether it was sent is checked as it is set.
+ */
 function upload(page: Page, file: string, target: string | undefined): Choice {
   const isFileField = (e: SnapshotElement) => e.inputType === 'file';
   const setFile = (e: SnapshotElement) => act(e, 'setInputFiles', [file], quoteValue(file));
-  // "the Attachment field": a file input is no text field, so the kind word is left to the check below.
-  if (target) return on(page, queryFor('any', target.replace(/\s+(?:field|input|box)$/i, '')), (m) => (isFileField(m.element) ? setFile(m.element) : { failure: `[${m.element.id}] ${describeElement(m.element)} is not a file field` }));
+  if (target) {
+    // "the Attachment field": a file input is no text field, so the kind word is left to the check below.
+    const phrase = target.replace(/\s+(?:field|input|box)$/i, '');
+    // A file field of that name first (a hidden one shares its name with the label that shows it).
+    const field = findTarget(page, { phrase, accepts: isFileField, label: 'file field' });
+    if (!('failure' in field)) return setFile(field.element);
+    return on(page, queryFor('any', phrase), (m) => (isFileField(m.element) ? setFile(m.element) : { failure: `[${m.element.id}] ${describeElement(m.element)} is not a file field` }));
+  }
   const fields = [...page.snapshot.elements.values()].filter(isFileField);
   if (fields.length === 1) return setFile(fields[0]!);
-  return { failure: fields.length === 0 ? `The page has no file field to upload "${file}" into` : `The page has ${fields.length} file fields: name the one to upload "${file}" into` };
+  if (fields.length === 0) return { failure: `The page has no file field to upload "${file}" into` };
+  const named = fields.map((e) => `[${e.id}] ${describeElement(e)}`).join(', ');
+  return { failure: `The page has ${fields.length} file fields (${named}): name the one to upload "${file}" into` };
 }
 
 function act(element: SnapshotElement, method: string, args: string[] = [], detail = ''): Choice {

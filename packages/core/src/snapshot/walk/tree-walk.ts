@@ -79,9 +79,12 @@ export function treeWalk(rules: WalkRules, lib: InPageLib, parts: TreeWalkParts)
     const tag = el.localName;
     if (el.getAttribute('aria-hidden') === 'true') return;
     const style = getComputedStyle(el);
-    if (style.display === 'none') return;
+    // A file field hidden behind a styled label or button is usually the page's real one, and a file is
+    // set on it without a box: it stays a line (a candidate for an upload), whatever hides it.
+    const fileField = tag === 'input' && (el as HTMLInputElement).type === 'file';
+    if (style.display === 'none' && !fileField) return;
     if (tag === 'input' && (el as HTMLInputElement).type === 'hidden') return;
-    const hidden = style.visibility !== 'visible';
+    const hidden = style.visibility !== 'visible' && !fileField;
     const explicit = el.getAttribute('role');
     let role = explicit ? explicit.trim().split(/\s+/)[0] : implicitRole(el, tag);
     if (role === 'presentation' || role === 'none') role = '';
@@ -127,7 +130,7 @@ export function treeWalk(rules: WalkRules, lib: InPageLib, parts: TreeWalkParts)
     if (ref) {
       if (tag === 'input' || tag === 'button' || tag === 'a' || tag === 'img' || tag === 'select' || tag === 'textarea') {
         const r = el.getBoundingClientRect();
-        if (r.width === 0 && r.height === 0 && !el.firstElementChild) return;
+        if (r.width === 0 && r.height === 0 && !el.firstElementChild && !fileField) return;
         if (r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw) node.inView = 1;
       } else if (inView(el)) node.inView = 1;
       node.ref = 1;
