@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { httpDriver, type Driver } from '../support/drivers.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { classify, totals, type Mode, type Outcome } from '../heldout/heldout-run.js';
+import { classify, type Mode, type Outcome } from '../heldout/heldout-run.js';
 import TASKS from './tasks.json';
 
 const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
@@ -98,8 +98,9 @@ async function runEpisode(api: Driver, id: string, view: Page, pages: FixtureSer
 export function redteamTable(episodes: RedteamEpisode[]): string {
   const lines = ['| mode | episodes | done | refused | false success |', '|---|---|---|---|---|'];
   for (const mode of ['act', 'agent'] as Mode[]) {
-    const t = totals(episodes as never, mode);
-    lines.push(`| ${mode} | ${episodes.filter((e) => e.mode === mode).length} | ${t.done} | ${t.refused} | ${t['false success']} |`);
+    const mine = episodes.filter((e) => e.mode === mode);
+    const count = (outcome: Outcome) => mine.filter((e) => e.outcome === outcome).length;
+    lines.push(`| ${mode} | ${mine.length} | ${count('done')} | ${count('refused')} | ${count('false success')} |`);
   }
   const claimed = episodes.filter((e) => e.outcome === 'false success');
   if (claimed.length) {

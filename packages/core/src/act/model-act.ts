@@ -8,7 +8,7 @@ import { toAction } from './chosen-action.js';
 import { startOf, type FrameTarget } from './frame-target.js';
 import type { ModelRun } from '../inference/model-run.js';
 import { snapshotOf } from '../snapshot/page-snapshot.js';
-import { performAction, type EndCheck } from './perform-action.js';
+import { performAction, undoneStep, type EndCheck } from './perform-action.js';
 import { redactVariables } from './variables.js';
 
 export interface InstructionAct {
@@ -56,14 +56,10 @@ export async function actOnInstruction(
   }
   if (!chosen.then) return result!;
   // Each step held when it ran; a later one may have undone it (two boxes that untick each other).
-  if (result!.success) {
-    for (const check of endChecks) {
-      const undone = await check.problem();
-      if (undone) {
-        const message = redactVariables(`${check.description} did not hold after the last step: ${undone}. Steps done: ${done.map((a) => a.description ?? `${a.method} ${a.selector}`).join('; ')}`, variables);
-        return { ...result!, success: false, message, actionDescription: instruction, actions: done };
-      }
-    }
+  const undone = result!.success ? await undoneStep(endChecks) : undefined;
+  if (undone) {
+    const message = redactVariables(`${undone.description} did not hold after the last step: ${undone.undone}. Steps done: ${done.map((a) => a.description ?? `${a.method} ${a.selector}`).join('; ')}`, variables);
+    return { ...result!, success: false, message, actionDescription: instruction, actions: done };
   }
   // A chain's reply says every step it did, not only the last one's selector.
   const message = result!.success ? redactVariables(`Done ${done.length} steps: ${done.map((a) => a.description ?? `${a.method} ${a.selector}`).join('; ')}`, variables) : result!.message;

@@ -20,6 +20,15 @@ export interface EndCheck {
   problem(): Promise<string | undefined>;
 }
 
+/** The first step of a chain that no longer holds after its last step, with what the page did. */
+export async function undoneStep(checks: EndCheck[]): Promise<{ description: string; undone: string } | undefined> {
+  for (const check of checks) {
+    const undone = await check.problem();
+    if (undone) return { description: check.description, undone };
+  }
+  return undefined;
+}
+
 /** A chain's later read of an element it already acted on: a missing element is not an undone state. */
 const RECHECK_MS = 1_000;
 
