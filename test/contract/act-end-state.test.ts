@@ -19,7 +19,8 @@ describe('act checks the end state of what it changed', () => {
   it('refuses a fill the page cut, a tick it undid, and a chain whose later step undid an earlier one', async () => {
     const id = await ctx.sessionOn('end-state.html');
     expect(await act(id, action('#short', 'fill', ['Ada']))).toMatchObject({ success: false, message: expect.stringContaining('the page changed the field after it was typed into (it holds 2 characters, not the 3 typed)') });
-    expect(await act(id, action('#fickle', 'check'))).toMatchObject({ success: false, message: expect.stringContaining('the page unchecked it again') });
+    // The page unticks it on the next task: before Playwright's own check of the click, or after the act's.
+    expect(await act(id, action('#fickle', 'check'))).toMatchObject({ success: false, message: expect.stringMatching(/the page unchecked it again|did not change its state/) });
     expect(await act(id, 'tick Red and Green')).toMatchObject({ success: false, message: expect.stringMatching(/Red.*did not hold after the last step: the page unchecked it again/) });
     expect(await act(id, 'select Blue in the Color and Trim dropdowns')).toMatchObject({ success: false, message: expect.stringMatching(/Color.*did not hold after the last step: the page changed its selection afterwards \(it shows "Red"\)/) });
     expectOk(await ctx.api.call('endSession', { id }));
