@@ -20,7 +20,7 @@ export default defineConfig({
       // Instructions on realistic pages, judged by what happened in the page; prints its score (issue 12).
       { test: { ...shared, name: 'grounding', include: ['test/grounding/**/*.test.ts'] } },
       // Issue 18's frozen held-out batch: act and agent on task pages nobody tuned for; fails on any false success.
-      { test: { ...shared, name: 'heldout', include: ['test/heldout/**/*.test.ts'] } },
+      { test: { ...shared, name: 'heldout', include: ['test/heldout/**/*.test.ts', 'test/heldout-redteam/**/*.test.ts'] } },
       // Many nodes on one Redis (issue 20): a real redis-server and Deckhand nodes as processes of their own.
       { test: { ...shared, name: 'cluster', include: ['test/cluster/**/*.test.ts'] } },
       // The published packages: built, packed, installed into an empty directory and run there (issues 19 and 21).

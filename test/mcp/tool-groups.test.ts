@@ -165,14 +165,28 @@ describe.each(targets)('MCP tool groups over $name', { timeout: 90_000 }, (targe
     });
   });
 
+  it('upload refuses a file the field does not accept, and a disabled field, as act does', async () => {
+    await withConnection(target, { caps: 'files' }, async ({ client }) => {
+      await client.callTool({ name: 'navigate', arguments: { url: fixtures.url('end-state.html') } });
+      const png = await client.callTool({ name: 'upload', arguments: { files: ['note.txt'], field: 'Photo' } });
+      expect(png.isError).toBe(true);
+      expect(text(png)).toContain('The file field accepts only .png,image/png: "note.txt" is not one');
+      const locked = await client.callTool({ name: 'upload', arguments: { files: ['note.txt'], field: 'Locked' } });
+      expect(locked.isError).toBe(true);
+      expect(text(locked)).toContain('The file field is disabled');
+    });
+  });
+
   it("dialog sets the answer to the page's next confirm or prompt, and says which dialogs opened since and how they were answered", async () => {
     await withConnection(target, { caps: 'dialogs' }, async (connection) => {
       const { client } = connection;
       expect(await names(connection)).toContain('dialog');
       await client.callTool({ name: 'navigate', arguments: { url: fixtures.url('dialogs.html') } });
       const pageLog = async () => text(await client.callTool({ name: 'extract', arguments: {} }));
-      // Nobody set an answer: the confirm is dismissed, as it always was.
-      expect((await client.callTool({ name: 'act', arguments: { action: 'click Delete' } })).isError).toBeFalsy();
+      // Nobody set an answer: the confirm is dismissed, as it always was, and act says so instead of success.
+      const unanswered = await client.callTool({ name: 'act', arguments: { action: 'click Delete' } });
+      expect(unanswered.isError).toBe(true);
+      expect(text(unanswered)).toContain('the page asked a confirm "Delete report.pdf?" and it was dismissed (Cancel)');
       expect(await pageLog()).toContain('kept: report.pdf');
 
       const accepting = await client.callTool({ name: 'dialog', arguments: { action: 'accept' } });

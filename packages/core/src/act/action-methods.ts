@@ -5,6 +5,9 @@ import { ACTION_METHODS as MODEL_ACTION_METHODS, GO_BACK } from '../inference/ty
 import { isDeckhandError } from '../errors.js';
 import { ActionFailure } from './action-failure.js';
 import { fillChecked } from './fill-check.js';
+import type { EndState } from './end-state.js';
+import { checkFileField } from './file-input-check.js';
+import { basename } from 'node:path';
 
 /**
  * What a method acts on: a locator (Playwright finds the element as it acts) or a handle to an element
@@ -31,12 +34,13 @@ export interface ActionMethod {
   pageLevel?: boolean;
   /** A past-tense phrase for log lines and messages. */
   verb: string;
-  run(target: ActionTarget): Promise<void>;
+  /** What the element should still hold once the page settles, when the method leaves a state (end-state.ts). */
+  run(target: ActionTarget): Promise<void | EndState>;
 }
 
 const ACTION_METHODS = {
   click: { verb: 'clicked', run: ({ element, timeoutMs }) => need(element).click({ timeout: timeoutMs }) },
-  fill: { verb: 'filled', run: ({ element, args, timeoutMs }) => fillChecked(need(element), arg(args, 0), timeoutMs) },
+  fill: { verb: 'filled', run: async ({ element, args, timeoutMs }) => ({ value: await fillChecked(need(element), arg(args, 0), timeoutMs) }) },
   type: {
     verb: 'typed into',
     run: async ({ page, element, args }) => {
@@ -73,10 +77,23 @@ const ACTION_METHODS = {
     run: async ({ element, args, timeoutMs }) => {
       const selected = await need(element).selectOption(arg(args, 0), { timeout: timeoutMs });
       if (selected.length === 0) throw new ActionFailure('No option matches the given value or label');
+      return { selected };
     },
   },
-  check: { verb: 'checked', run: ({ element, timeoutMs }) => need(element).check({ timeout: timeoutMs }) },
-  uncheck: { verb: 'unchecked', run: ({ element, timeoutMs }) => need(element).uncheck({ timeout: timeoutMs }) },
+  check: {
+    verb: 'checked',
+    run: async ({ element, timeoutMs }) => {
+      await need(element).check({ timeout: timeoutMs });
+      return { checked: true };
+    },
+  },
+  uncheck: {
+    verb: 'unchecked',
+    run: async ({ element, timeoutMs }) => {
+      await need(element).uncheck({ timeout: timeoutMs });
+      return { checked: false };
+    },
+  },
   dragAndDrop: {
     verb: 'dragged',
     run: async ({ page, element, args, timeoutMs, resolve }) => {
@@ -100,7 +117,10 @@ const ACTION_METHODS = {
       const paths = await files(args).catch((error: unknown) => {
         throw isDeckhandError(error) ? new ActionFailure(`${error.message} (send it first: POST /v1/sessions/{id}/files)`) : error;
       });
+      const names = paths.map((path) => basename(path));
+      await checkFileField(need(element), names, timeoutMs);
       await need(element).setInputFiles(paths, { timeout: timeoutMs });
+      return { files: names };
     },
   },
   /** Not one of the spec's 13: the page-level step the models answer "go back" with, so it can be replayed. */

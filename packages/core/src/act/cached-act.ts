@@ -8,7 +8,8 @@ import type { ActRequest, ActResult, Action } from '../types.js';
 import { actOnInstruction } from './model-act.js';
 import type { ModelRun } from '../inference/model-run.js';
 import { snapshotOf } from '../snapshot/page-snapshot.js';
-import { performAction } from './perform-action.js';
+import { performAction, undoneStep, type EndCheck } from './perform-action.js';
+import { redactVariables } from './variables.js';
 import { startOf, type FrameTarget } from './frame-target.js';
 
 /** A cached selector is expected on a settled page: a short look, so a stale one falls back quickly. */
@@ -79,13 +80,17 @@ async function replay(
   const done: Action[] = [];
   const failed = (message: string): ActResult => ({ success: false, message, actionDescription: request.input as string, actions: done });
   let last = failed('the cache entry has no actions');
+  const endChecks: EndCheck[] = [];
   for (const [i, action] of actions.entries()) {
     const changed = await targetChange(scope, at.frame.page(), action, targets[i] ?? null);
     if (changed) return failed(changed);
-    last = await performAction(scope, { action, variables: request.options?.variables, ...(await startOf(at, action)), lookupMs: REPLAY_LOOKUP_MS });
+    last = await performAction(scope, { action, variables: request.options?.variables, ...(await startOf(at, action)), lookupMs: REPLAY_LOOKUP_MS, endChecks });
     done.push(action);
     if (!last.success) break;
   }
+  // As a fresh act: every step must still hold after the last one.
+  const undone = last.success ? await undoneStep(endChecks) : undefined;
+  if (undone) return failed(redactVariables(`${undone.description} did not hold after the last step: ${undone.undone}`, request.options?.variables));
   return { ...last, actions: done };
 }
 

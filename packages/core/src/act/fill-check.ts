@@ -4,6 +4,7 @@
 // the control would hold and why, and the page is left untouched (no event fires).
 import type { ElementHandle, Locator } from 'playwright-core';
 import { ActionFailure } from './action-failure.js';
+import { NATIVE_TYPES, nativeValue } from '../inference/builtin/native-values.js';
 
 interface Trial {
   /** What the control would hold. */
@@ -15,12 +16,23 @@ interface Trial {
   invalid: string[];
 }
 
-/** Fills the control with `meant` unless it would not hold it as given and valid. */
-export async function fillChecked(element: Locator | ElementHandle<Element>, meant: string, timeoutMs: number): Promise<void> {
-  const trial = await tryOn(element, meant, timeoutMs);
+/**
+ * Fills the control with `given` unless it would not hold it as given and valid; returns the value
+ * filled. A native control (date, time, number…) gets the value in its own form ("05/20/2010" is
+ * 2010-05-20), whether it came written in the instruction or from a variable; one it cannot read is refused.
+ */
+export async function fillChecked(element: Locator | ElementHandle<Element>, given: string, timeoutMs: number): Promise<string> {
+  let trial = await tryOn(element, given, timeoutMs);
+  let meant = given;
+  if (trial && NATIVE_TYPES.has(trial.type) && given !== '') {
+    const native = nativeValue(trial.type, given);
+    if (native === undefined) throw new ActionFailure(`The field cannot take "${given}": it is not a ${trial.type} value the field can read; nothing was typed`);
+    if (native !== given) [meant, trial] = [native, await tryOn(element, native, timeoutMs)];
+  }
   const why = trial && problem(trial, meant);
-  if (why) throw new ActionFailure(`The field cannot take "${meant}": ${why}; nothing was typed`);
+  if (why) throw new ActionFailure(`The field cannot take "${given}": ${why}; nothing was typed`);
   await element.fill(meant, { timeout: timeoutMs });
+  return meant;
 }
 
 /** The step a control keeps to when it names none (a time with seconds needs step under 60). */

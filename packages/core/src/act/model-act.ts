@@ -8,7 +8,7 @@ import { toAction } from './chosen-action.js';
 import { startOf, type FrameTarget } from './frame-target.js';
 import type { ModelRun } from '../inference/model-run.js';
 import { snapshotOf } from '../snapshot/page-snapshot.js';
-import { performAction } from './perform-action.js';
+import { performAction, undoneStep, type EndCheck } from './perform-action.js';
 import { redactVariables } from './variables.js';
 
 export interface InstructionAct {
@@ -37,13 +37,14 @@ export async function actOnInstruction(
   const done: Action[] = [];
   let result: ActResult | undefined;
   let count = 0;
+  const endChecks: EndCheck[] = [];
   for (let step: ChosenAction | undefined = chosen; step; step = step.then) {
     count += 1;
     const action = await toAction(step, { snapshot, frame, page });
     const element = snapshot.elements.get(step.elementId);
     onResolved?.(element ? { role: element.role, name: element.name } : null);
     scope.log({ category: 'act', message: `${run.inference.identity} chose ${action.method} on ${action.selector}`, level: 1 });
-    result = await performAction(scope, { action, variables, ...(await startOf(at, action)) });
+    result = await performAction(scope, { action, variables, ...(await startOf(at, action)), endChecks });
     if (!result.success) {
       // Success means every step was done: say which step stopped the chain and which ran before it.
       const before = done.length > 0 ? ` Done before it: ${done.map((a) => a.description).join('; ')}.` : ' Nothing was done before it.';
@@ -54,6 +55,12 @@ export async function actOnInstruction(
     done.push(...result.actions);
   }
   if (!chosen.then) return result!;
+  // Each step held when it ran; a later one may have undone it (two boxes that untick each other).
+  const undone = result!.success ? await undoneStep(endChecks) : undefined;
+  if (undone) {
+    const message = redactVariables(`${undone.description} did not hold after the last step: ${undone.undone}. Steps done: ${done.map((a) => a.description ?? `${a.method} ${a.selector}`).join('; ')}`, variables);
+    return { ...result!, success: false, message, actionDescription: instruction, actions: done };
+  }
   // A chain's reply says every step it did, not only the last one's selector.
   const message = result!.success ? redactVariables(`Done ${done.length} steps: ${done.map((a) => a.description ?? `${a.method} ${a.selector}`).join('; ')}`, variables) : result!.message;
   return { ...result!, message, actionDescription: instruction, actions: done };

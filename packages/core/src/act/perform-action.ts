@@ -11,6 +11,26 @@ import type { Action, ActResult, Variables } from '../types.js';
 import { actionMethod } from './action-methods.js';
 import { ActionFailure, explainRefusal } from './action-failure.js';
 import { redactVariables, substituteVariables } from './variables.js';
+import { endProblem, type EndState } from './end-state.js';
+import { watchDialogs } from './dialog-watch.js';
+
+/** An action's end state, to read again after later steps (a chain's step may undo an earlier one). */
+export interface EndCheck {
+  description: string;
+  problem(): Promise<string | undefined>;
+}
+
+/** The first step of a chain that no longer holds after its last step, with what the page did. */
+export async function undoneStep(checks: EndCheck[]): Promise<{ description: string; undone: string } | undefined> {
+  for (const check of checks) {
+    const undone = await check.problem();
+    if (undone) return { description: check.description, undone };
+  }
+  return undefined;
+}
+
+/** A chain's later read of an element it already acted on: a missing element is not an undone state. */
+const RECHECK_MS = 1_000;
 
 export interface ActionStep {
   action: Action;
@@ -21,9 +41,11 @@ export interface ActionStep {
   selector?: string;
   /** How long the target may take to appear and become actionable; default the server's setting. */
   lookupMs?: number;
+  /** Collects the action's end state for a chain to read again after its last step. */
+  endChecks?: EndCheck[];
 }
 
-export async function performAction(scope: OperationScope, { action, variables, frame, selector: from, lookupMs }: ActionStep): Promise<ActResult> {
+export async function performAction(scope: OperationScope, { action, variables, frame, selector: from, lookupMs, endChecks }: ActionStep): Promise<ActResult> {
   const method = action.method ?? 'click';
   const selector = action.selector ?? '';
   const local = from ?? selector;
@@ -57,8 +79,10 @@ export async function performAction(scope: OperationScope, { action, variables, 
   }
   const target = resolution?.target;
   if (target) await settle.watchAlso(target.frame);
+  let state: void | EndState;
+  const dialogs = watchDialogs(page.context());
   try {
-    await handler.run({
+    state = await handler.run({
       page,
       element: locator ?? target?.element,
       args: (action.arguments ?? []).map((value) => substituteVariables(value, variables)),
@@ -67,6 +91,7 @@ export async function performAction(scope: OperationScope, { action, variables, 
       files: scope.uploadedFiles,
     });
   } catch (error) {
+    dialogs.stop();
     await settle.cancel();
     const failure = page.isClosed() || isDeckhandError(error) ? undefined : await explainFailure(error, target ?? (locator && { frame, selector: local }));
     release(target);
@@ -75,12 +100,43 @@ export async function performAction(scope: OperationScope, { action, variables, 
     return report(false, failure.message);
   }
   scope.log({ category: 'action', message: `${handler.verb} ${selector || 'the page'}`, level: 1 });
-  release(target);
   await settle.actionDone({ quietMs: scope.config.settleQuietMs, timeoutMs: scope.settings.domSettleTimeoutMs });
   // The act answers once nothing the action started is pending; the DOM's last changes are the next read's to wait for.
   const calm = await settledBeforeRead(page.context(), scope.settings.domSettleTimeoutMs, { quiet: false, signal: scope.signal });
   if (!calm) scope.log({ category: 'action', message: 'page did not settle before the bound; continuing', level: 2 });
+  const dismissed = dialogs.stop();
+  if (dismissed.length > 0) {
+    release(target);
+    const which = dismissed.map((d) => `a ${d.type} "${d.message}"`).join(', then ');
+    return report(false, `${action.description ?? `${method} ${selector}`} was done, but the page asked ${which} and it was dismissed (Cancel), as every dialog is unless its answer is set first: what the page did next followed from that Cancel. To accept it, set the answer before the action (the MCP dialog tool) and act again`);
+  }
+  // Success is what the element holds once the page settled, not that the action ran (end-state.ts).
+  const element = locator ?? target?.element;
+  const undone = state && element && !page.isClosed() ? await endProblem(element, state, RECHECK_MS).catch(() => undefined) : undefined;
+  release(target);
+  if (undone) {
+    scope.log({ category: 'action', message: `${method} on ${selector} was undone by the page`, level: 1 });
+    return report(false, `${action.description ?? `${method} ${selector}`} did not hold: ${undone}`);
+  }
+  if (state && local) {
+    const description = action.description ?? `${method} ${selector}`;
+    endChecks?.push({ description, problem: () => endProblemAt(frame, local, state, page.isClosed()) });
+  }
   return report(true, `Action [${method}] performed successfully on selector: ${selector || 'the page'}`);
+}
+
+/** The end state read again through the selector; an element gone (or a page closed) tells nothing. */
+async function endProblemAt(frame: Frame, selector: string, state: EndState, closed: boolean): Promise<string | undefined> {
+  if (closed || frame.isDetached()) return undefined;
+  const locator = directLocator(frame, selector);
+  if (locator) return endProblem(locator, state, RECHECK_MS).catch(() => undefined);
+  const found = await resolveTarget(frame, selector, 0);
+  if (!found.found) return undefined;
+  try {
+    return await endProblem(found.target.element, state, RECHECK_MS).catch(() => undefined);
+  } finally {
+    release(found.target);
+  }
 }
 
 /** Lets the page free the handle; nothing waits for that. */

@@ -4,6 +4,7 @@
 // an open dialog freezes its page, and the act that opened it would wait out its whole deadline.
 import type { BrowserContext, Dialog } from 'playwright-core';
 import { z } from 'zod';
+import { dialogsAnsweredElsewhere } from '../act/dialog-watch.js';
 import { substituteVariables } from '../act/variables.js';
 import { maskSecrets } from '../secrets/mask-secrets.js';
 import { defineTool } from './tool.js';
@@ -30,6 +31,7 @@ class DialogDesk {
 
   constructor(context: BrowserContext) {
     context.on('dialog', (dialog) => this.#answer(dialog));
+    dialogsAnsweredElsewhere(context);
   }
 
   #answer(dialog: Dialog): void {

@@ -3,7 +3,10 @@
 // the page has exactly one, found alone.
 import type { Locator } from 'playwright-core';
 import { z } from 'zod';
+import { basename } from 'node:path';
 import { confinedFiles } from '../browser/cdp/relay-allowlist.js';
+import { ActionFailure } from '../act/action-failure.js';
+import { checkFileField } from '../act/file-input-check.js';
 import { DeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import { pageSentence, pageStateOf } from './page-state.js';
@@ -35,10 +38,10 @@ export function fileTools(options: ToolOptions) {
       const confined = await confinedFiles(files, 'files', scope);
       if ('refused' in confined) throw new DeckhandError('validation_error', confined.refused);
       const input = await fileField(scope, options, field);
-      // A single file field given more than one file fails inside Playwright with no reason a client could act on.
-      if (files.length > 1 && !(await scope.deadline.race(input.evaluate((element) => (element as HTMLInputElement).multiple)))) {
-        throw new DeckhandError('validation_error', `The file field takes one file (it does not allow several); ${files.length} were given`);
-      }
+      const timeout = scope.deadline.remaining(10_000);
+      await scope.deadline.race(checkFileField(input, confined.paths.map((p) => basename(p)), timeout)).catch((error: unknown) => {
+        throw error instanceof ActionFailure ? new DeckhandError('validation_error', error.message) : error;
+      });
       await scope.deadline.race(input.setInputFiles(confined.paths, { timeout: scope.deadline.remaining(10_000) }));
       return { uploaded: files, ...(await pageStateOf(scope)) };
     },

@@ -279,6 +279,10 @@ function typeBare(value: string, target: string): Intent {
   const swallowed = /\s(?:into|in the|inside)\s/i.exec(maskQuotes(value));
   if (swallowed) return { kind: 'refuse', words: value, why: `"${value}" holds "${swallowed[0].trim()}" of another clause: where one value ends and the next field begins is unclear; quote each value` };
   const bare = bareValue(value);
+  // "type username into Username": a bare value that is the field's own name says which kind of value, not the value.
+  if ('literal' in bare && fieldName(bare.literal) === fieldName(target)) {
+    return { kind: 'refuse', words: value, why: `"${value}" is the field's own name: it says which kind of value to type, not the value; quote it to type it as written, or give the value (a variable)` };
+  }
   if ('literal' in bare) return { kind: 'fill', value: bare.literal, target };
   if ('source' in bare) return { kind: 'fill', value: '', target, source: bare.source };
   return {
@@ -286,6 +290,11 @@ function typeBare(value: string, target: string): Intent {
     words: bare.described,
     why: `"${bare.described}" describes a value without giving it; the offline model types quoted text, a number, date, time, email, URL or single word, or reads "the text of <element>", "the <column> of <row>" in a table, or "it" after "copy …"`,
   };
+}
+
+/** A field's name as written, without "the" and "field": "the Username field" is "username". */
+function fieldName(phrase: string): string {
+  return phrase.trim().toLowerCase().replace(/^the\s+/, '').replace(/\s+(?:field|box|input|textbox)$/, '');
 }
 
 /** "set X to V": V names an option or a state as it is; as a field's value it must be literal or read from the page. */
