@@ -64,9 +64,18 @@ const ACTION_METHODS = {
     run: async ({ element, args }) => {
       const percent = Number.parseFloat(arg(args, 0).replace('%', ''));
       if (!Number.isFinite(percent)) throw new ActionFailure('scrollTo needs a percentage such as "50%"');
+      // Answered once the page has seen its scroll event (dispatched at the next frame), so a page that
+      // reacts to scrolling has done so by the time the act says it scrolled.
       await evaluateOn(need(element), (el, pct) => {
         const box = el === document.documentElement || el === document.body ? document.scrollingElement! : el;
-        box.scrollTo({ top: ((box.scrollHeight - box.clientHeight) * Math.min(100, Math.max(0, pct))) / 100 });
+        const top = ((box.scrollHeight - box.clientHeight) * Math.min(100, Math.max(0, pct))) / 100;
+        if (Math.abs(box.scrollTop - top) < 1) return undefined;
+        const target = box === document.scrollingElement ? window : box;
+        return new Promise<void>((resolve) => {
+          target.addEventListener('scroll', () => setTimeout(resolve, 0), { once: true });
+          setTimeout(resolve, 1000);
+          box.scrollTo({ top });
+        });
       }, percent);
     },
   },
@@ -155,7 +164,7 @@ async function scrollByChunk(element: ActionElement, direction: 1 | -1): Promise
 }
 
 /** Runs fn on the element in the page (both kinds evaluate alike; their declared overloads do not unite). */
-function evaluateOn(element: ActionElement, fn: (el: HTMLElement | SVGElement, arg: number) => void, arg: number): Promise<void> {
+function evaluateOn(element: ActionElement, fn: (el: HTMLElement | SVGElement, arg: number) => void | Promise<void>, arg: number): Promise<void> {
   return (element as Locator).evaluate(fn, arg);
 }
 
