@@ -28,7 +28,7 @@ it('answers a killed node\'s sessions with 410 session_lost on B and C within 15
   expect(await eventually(async () => (await lostOn(b)) && (await lostOn(c)), 15_000)).toBe(true);
   expect(Date.now() - killedAt).toBeLessThan(15_000);
   // Meanwhile only 503 (the owner not answering yet) or the final 410: never a 500.
-  expect([...seen].every((status) => status === 503 || status === 410)).toBe(true);
+  expect([...seen].filter((status) => status !== 503 && status !== 410), `statuses seen: ${[...seen].join(', ')}`).toEqual([]);
 
   const lost = await call(b, 'GET', `/v1/sessions/${onA.sessionId}/replay`);
   expect(lost.status).toBe(410);

@@ -377,6 +377,11 @@ export class Session {
         outcome = outcomeOf(result);
         return result;
       } catch (error) {
+        // A renderer that died under the operation can fail it before the page's crash event reaches us:
+        // wait for that event (briefly), so the operation is answered as the crash it is.
+        if (error instanceof Error && /Target crashed/i.test(error.message) && !page.isClosed()) {
+          await page.waitForEvent('crash', { timeout: 1_000 }).catch(() => undefined);
+        }
         const failure = this.#masked(this.#asOperationError(error));
         // A page that let an operation time out and no longer runs script would fail every operation after
         // it: it is replaced, this operation stays a timeout, and the next one says so (as of a crash).

@@ -99,7 +99,10 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
     if (nodes.isDead(entry.node)) throw lostError(entry.id, `its node (${entry.node}) stopped answering`);
     // Its owner may have left since (drained): the registry's word is final.
     if (entry.state === 'ended') throw new DeckhandError('session_gone', `Session ${entry.id} has ended (${entry.reason ?? 'ended'})`);
-    return nodes.node(entry.node)?.url ?? entry.url;
+    // A node whose announcement expired is gone from the view before it is judged dead: until then, 503.
+    const url = nodes.node(entry.node)?.url || entry.url;
+    if (!url) throw clusterUnavailable(`the node that holds session ${entry.id} is not announced`);
+    return url;
   };
 
   const forward = async (request: Request, body: ArrayBuffer | undefined, ownerUrl: string, projectId: string | undefined, what: string, owner?: string) => {
