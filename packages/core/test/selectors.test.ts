@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserHandle } from '../src/browser/provider/browser-handle.js';
 import { launchLocalBrowser } from '../src/browser/provider/launch-local.js';
 import { DEFAULT_CORE_CONFIG } from '../src/config.js';
-import { resolveBackendNodeId } from '../src/selectors/backend-node.js';
+import { resolveBackendNodeId, resolveBackendNodeIds } from '../src/selectors/backend-node.js';
 import { parseDeepXPath } from '../src/selectors/deep-xpath.js';
 import { framePrefix } from '../src/selectors/frame-path.js';
 import { inPage } from '../src/selectors/in-page.js';
@@ -145,6 +145,17 @@ describe('the writer and the readers', () => {
       expect(read.handle, m.xpath).toEqual({ url: m.frame.url(), name: m.name });
       expect(read.sameNode, m.xpath).toBe(true);
     }
+  });
+
+  it('reads many paths at once (observe\'s list) to the same nodes, in order, with none for a path that names nothing', async () => {
+    const marked = await markedElements();
+    const expected = await markedBackendNodeIds();
+    // Main-frame paths are read together in one evaluation; frame-crossing ones one by one; order is kept.
+    const paths = [...marked.map((m) => m.xpath), '/html/body[1]/p[9]', ...marked.map((m) => m.xpath).reverse()];
+    const ids = await resolveBackendNodeIds(page, paths);
+    const want = marked.map((m) => expected.get(`${m.frame.url()} ${m.name}`));
+    expect(want.every((id) => typeof id === 'number')).toBe(true);
+    expect(ids).toEqual([...want, undefined, ...[...want].reverse()]);
   });
 
   it('reads a step by one rule in a document and in a shadow root: letter case, predicates, name() steps', async () => {

@@ -40,29 +40,33 @@ export async function resolveBackendNodeId(page: Page, xpath: string): Promise<n
   }
   const objectGroup = `deckhand-backend-node-${++lookups}`;
   const send = <T>(method: string, params: object) => sendCdp<T>(owner, method, params);
+  // The last piece's read answers with its node's backend id itself (deep serialization): no describeNode after it.
+  const last = (i: number) => (i === pieces.length - 1 ? { serializationOptions: DEEP_NODE } : {});
   try {
-    let objectId = (
-      await send<{ result: { objectId?: string } }>('Runtime.evaluate', {
+    let read = (
+      await send<{ result: ReadResult }>('Runtime.evaluate', {
         expression: `(${WALK_PIECE})(${JSON.stringify(pieces[from])})`,
         objectGroup,
+        ...last(from),
       })
-    ).result.objectId;
-    for (let i = from + 1; i < pieces.length && objectId; i++) {
-      const owning = await send<{ node: { contentDocument?: { backendNodeId: number } } }>('DOM.describeNode', { objectId });
+    ).result;
+    for (let i = from + 1; i < pieces.length && read.objectId; i++) {
+      const owning = await send<{ node: { contentDocument?: { backendNodeId: number } } }>('DOM.describeNode', { objectId: read.objectId });
       const doc = owning.node.contentDocument;
       if (!doc) return undefined;
       const docObject = await send<{ object: { objectId?: string } }>('DOM.resolveNode', { backendNodeId: doc.backendNodeId, objectGroup });
-      objectId = (
-        await send<{ result: { objectId?: string } }>('Runtime.callFunctionOn', {
+      read = (
+        await send<{ result: ReadResult }>('Runtime.callFunctionOn', {
           objectId: docObject.object.objectId,
           functionDeclaration: WALK_PIECE,
           arguments: [{ value: pieces[i] }],
           objectGroup,
+          ...last(i),
         })
-      ).result.objectId;
+      ).result;
     }
-    if (!objectId) return undefined;
-    return (await send<{ node: { backendNodeId: number } }>('DOM.describeNode', { objectId })).node.backendNodeId;
+    if (!read.objectId) return undefined;
+    return read.deepSerializedValue ? nodeIdOf(read.deepSerializedValue) : (await send<{ node: { backendNodeId: number } }>('DOM.describeNode', { objectId: read.objectId })).node.backendNodeId;
   } finally {
     // Nothing waits for the page to let the objects go.
     void send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => undefined);
@@ -79,7 +83,7 @@ async function framesCrossed(page: Page, xpath: string): Promise<Frame[] | null>
 
 /**
  * The backend node ids of several elements (undefined where there is none), in order. Paths that cross
- * no frame are read together, in one walk and one release; the others one by one.
+ * no frame are read together, in one evaluation; the others one by one.
  */
 export async function resolveBackendNodeIds(page: Page, xpaths: string[]): Promise<Array<number | undefined>> {
   const inMainFrame = new Map<number, unknown>();
@@ -101,28 +105,41 @@ export async function resolveBackendNodeIds(page: Page, xpaths: string[]): Promi
   );
 }
 
+/** One evaluation walks every path and answers with the nodes' backend ids (deep serialization of the array). */
 async function readMainFrameIds(page: Page, pieces: unknown[]): Promise<Array<number | undefined>> {
   if (pieces.length === 0) return [];
   const objectGroup = `deckhand-backend-node-${++lookups}`;
   const send = <T>(method: string, params: object) => sendCdp<T>(page, method, params);
   try {
-    const walked = await send<{ result: { objectId?: string }; exceptionDetails?: unknown }>('Runtime.evaluate', {
+    const walked = await send<{ result: ReadResult; exceptionDetails?: unknown }>('Runtime.evaluate', {
       expression: `(${JSON.stringify(pieces)}).map((piece) => (${WALK_PIECE})(piece))`,
       objectGroup,
+      serializationOptions: { ...DEEP_NODE, maxDepth: 1 },
     });
-    if (walked.exceptionDetails || !walked.result.objectId) throw new Error('the walk failed');
-    const { result } = await send<{ result: Array<{ name: string; value?: { objectId?: string } }> }>('Runtime.getProperties', {
-      objectId: walked.result.objectId,
-      ownProperties: true,
-    });
-    const objectIds = pieces.map((_, i) => result.find((property) => property.name === String(i))?.value?.objectId);
-    return await Promise.all(
-      objectIds.map((objectId) =>
-        objectId ? send<{ node: { backendNodeId: number } }>('DOM.describeNode', { objectId }).then(({ node }) => node.backendNodeId) : undefined,
-      ),
-    );
+    const list = walked.result.deepSerializedValue?.value;
+    // A browser without deep serialization (older than Chromium 117) has each path read on its own.
+    if (walked.exceptionDetails || !Array.isArray(list)) throw new Error('the walk failed');
+    return pieces.map((_, i) => nodeIdOf(list[i] as DeepValue | undefined));
   } finally {
     // Nothing waits for the page to let the objects go.
     void send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => undefined);
   }
+}
+
+/** CDP's deep serialization of a value: a node's carries its backend id. */
+interface DeepValue {
+  type: string;
+  value?: unknown;
+}
+
+interface ReadResult {
+  objectId?: string;
+  deepSerializedValue?: DeepValue;
+}
+
+/** A node serialized alone (depth 0: its own fields, not its children's). */
+const DEEP_NODE = { serialization: 'deep', maxDepth: 0 } as const;
+
+function nodeIdOf(value: DeepValue | undefined): number | undefined {
+  return value?.type === 'node' ? (value.value as { backendNodeId?: number }).backendNodeId : undefined;
 }
