@@ -1,7 +1,7 @@
 // Reads of a page (its text, its snapshot) run several evaluations; a navigation that commits between
 // or during them (a page that redirects itself by script, a late error page) destroys the document
-// they read. A read starts once the current document is parsed, and one whose document was replaced
-// meanwhile is done again, once, on the new document.
+// they read. A read counts only on a parsed document, and one whose document was replaced meanwhile
+// is done again, once, on the new document.
 import type { Frame } from 'playwright-core';
 import { DeckhandError, firstLine } from '../errors.js';
 
@@ -12,19 +12,30 @@ const NEW_DOCUMENT_WAIT_MS = 5_000;
 const DOCUMENT_REPLACED = /Execution context was destroyed|Cannot find context with specified id|JSHandle is disposed|Element is not attached to the DOM/i;
 
 export async function readAcrossNavigation<T>(frame: Frame, read: () => Promise<T>): Promise<T> {
-  await documentParsed(frame);
-  try {
-    return await read();
-  } catch (error) {
-    if (!isDocumentReplaced(error)) throw error;
+  // Usually the document is parsed: the check and the read go out together (one round trip, not two),
+  // and a read of a document still being parsed is thrown away and done again once it is.
+  const [parsed, early] = await Promise.all([isParsed(frame), read().then((value) => ({ value }), (error: unknown) => ({ error }))]);
+  if (!parsed) return readParsed(frame, read, 1);
+  if (!('error' in early)) return early.value;
+  if (!isDocumentReplaced(early.error)) throw early.error;
+  return readParsed(frame, read, 0);
+}
+
+/** Reads once the document is parsed, again (up to `retries` times) when a navigation replaced it mid-read. */
+async function readParsed<T>(frame: Frame, read: () => Promise<T>, retries: number): Promise<T> {
+  for (let left = retries; ; left--) {
+    await documentParsed(frame);
+    try {
+      return await read();
+    } catch (error) {
+      if (!isDocumentReplaced(error)) throw error;
+      if (left === 0) throw new DeckhandError('unprocessable', 'The page navigated again while it was being read; try again once it has settled');
+    }
   }
-  await documentParsed(frame);
-  try {
-    return await read();
-  } catch (error) {
-    if (!isDocumentReplaced(error)) throw error;
-    throw new DeckhandError('unprocessable', 'The page navigated again while it was being read; try again once it has settled');
-  }
+}
+
+function isParsed(frame: Frame): Promise<boolean> {
+  return frame.evaluate(() => document.readyState !== 'loading').catch(() => false);
 }
 
 /**
@@ -35,7 +46,7 @@ export async function readAcrossNavigation<T>(frame: Frame, read: () => Promise<
  */
 async function documentParsed(frame: Frame): Promise<void> {
   // Usually it is: one evaluation says so, where waitForFunction sets up a poller and waits a frame.
-  if (await frame.evaluate(() => document.readyState !== 'loading').catch(() => false)) return;
+  if (await isParsed(frame)) return;
   await frame.waitForFunction(() => document.readyState !== 'loading', undefined, { timeout: NEW_DOCUMENT_WAIT_MS }).catch(() => undefined);
 }
 
