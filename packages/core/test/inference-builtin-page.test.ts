@@ -37,7 +37,8 @@ beforeAll(async () => {
   // Served from a routed origin (no network) so relative links resolve as on a real site.
   await page.route('http://deckhand.test/**', (route) => route.fulfill({ body: HTML, contentType: 'text/html' }));
   await page.goto('http://deckhand.test/settings');
-  snapshot = await captureSnapshot(page);
+  // With the controls' surroundings, as the snapshot of an act (it serves an instruction) has them.
+  snapshot = await captureSnapshot(page, { context: true });
 });
 afterAll(() => browser?.close());
 

@@ -46,7 +46,8 @@ async function snapshotOf(servers: FixtureServer, page: string): Promise<string>
   const tab = await context.newPage();
   try {
     await tab.goto(servers.url(page), { waitUntil: 'load' });
-    return recorded(await captureSnapshot(tab), servers);
+    // With the controls' surroundings, as a snapshot serving an instruction reads them: the whole walk is recorded.
+    return recorded(await captureSnapshot(tab, { context: true }), servers);
   } finally {
     await tab.close();
   }

@@ -145,9 +145,13 @@ describe('captureSnapshot', () => {
     expect(lineOf(snap, 'Profile')).toMatch(/^\[\d+\] button "Profile" haspopup=menu$/);
     // A closed <details> shows its summary only.
     expect(snap.text).not.toContain('Two days');
-    // The element table knows each control's row (not printed: the outline stays as it was).
-    const removes = [...snap.elements.values()].filter((e) => e.name === 'Remove');
-    expect(removes.map((e) => e.context)).toEqual(['Alice Moreau', 'Bob Okafor']);
+    // A snapshot serving an instruction knows each control's row in its element table (not printed: the
+    // outline is the same); one serving none does not read it.
+    const removes = (s: PageSnapshot) => [...s.elements.values()].filter((e) => e.name === 'Remove').map((e) => e.context);
+    expect(removes(snap)).toEqual([undefined, undefined]);
+    const serving = await captureSnapshot(page, { maskValues: ['tok-SECRET-42'], instruction: 'remove Bob' });
+    expect(removes(serving)).toEqual(['Alice Moreau', 'Bob Okafor']);
+    expect(serving.text).toBe(snap.text);
     expect(snap.text).not.toContain('Alice Moreau Remove');
     expect(snap.text).toMatch(/\[\d+\] textbox value="Editable note"/);
     expect(snap.text).toMatch(/\[\d+\] generic scrollable\n\s+"Tall content"/);

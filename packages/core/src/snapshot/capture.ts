@@ -24,6 +24,12 @@ export interface SnapshotOptions {
   tokenBudget?: number;
   /** The instruction the snapshot serves: its words pick what survives a cut. */
   instruction?: string;
+  /**
+   * Read each control's surroundings into the element table (SnapshotElement.context), which the
+   * built-in model matches instructions by. A region read per control; by default only for a snapshot
+   * that serves an instruction.
+   */
+  context?: boolean;
   /** Values that came from variables: shown as masked wherever they appear. */
   maskValues?: readonly string[];
   /** Child frames that could not be read are added here (their owner's line stays in the outline). */
@@ -44,7 +50,8 @@ export async function captureSnapshot(page: Page, options: SnapshotOptions = {})
   let walk: WalkResult;
   let prefix: string;
   try {
-    [walk, prefix] = await Promise.all([walkFrameTree(frame, options.skippedFrames ?? [], target?.element), framePrefix(frame)]);
+    const context = options.context ?? options.instruction !== undefined;
+    [walk, prefix] = await Promise.all([walkFrameTree(frame, options.skippedFrames ?? [], context, target?.element), framePrefix(frame)]);
   } finally {
     // A root looked up here is released here; the caller's own root stays the caller's.
     if (target && target !== options.root) await target.element.dispose().catch(() => undefined);

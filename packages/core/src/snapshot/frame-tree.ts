@@ -13,20 +13,26 @@ const walkScript = inPage(walkFrame, WALK_MODULES);
  * Lines of `frame` and its descendant frames; xpaths are deep, relative to `frame`'s document. A child
  * frame that cannot be read (see frame-read.ts) is left out, its owner's line kept, and is reported in `skipped`.
  */
-export async function walkFrameTree(frame: Frame, skipped: SkippedFrame[], root?: ElementHandle<Element>): Promise<WalkResult> {
+export async function walkFrameTree(frame: Frame, skipped: SkippedFrame[], context: boolean, root?: ElementHandle<Element>): Promise<WalkResult> {
   // Only child frames' reads can be skipped, so the starting frame's walk is always there.
-  return (await walkTree(frame, skipped, root, false))!;
+  return (await walkTree(frame, { skipped, context }, root, false))!;
 }
 
-async function walkTree(frame: Frame, skipped: SkippedFrame[], root: ElementHandle<Element> | undefined, isChild: boolean): Promise<WalkResult | null> {
+/** What every frame's walk shares: where skipped frames are reported, whether controls' surroundings are read. */
+interface TreeWalk {
+  skipped: SkippedFrame[];
+  context: boolean;
+}
+
+async function walkTree(frame: Frame, walk: TreeWalk, root: ElementHandle<Element> | undefined, isChild: boolean): Promise<WalkResult | null> {
   const children = frame.childFrames();
-  const walkChild = (child: Frame) => walkTree(child, skipped, undefined, true).catch(() => null);
+  const walkChild = (child: Frame) => walkTree(child, walk, undefined, true).catch(() => null);
   // Child walks do not depend on the parent's: start them first so all frames run concurrently. A
   // scoped walk instead waits for the parent's, which says which frames lie inside the scope.
   const childWalks = root ? undefined : children.map(walkChild);
-  const readOwn = () => walkOwnDocument(frame, children, root);
+  const readOwn = () => walkOwnDocument(frame, children, root, walk.context);
   // Only the frame's own document is bounded: a slow grandchild must not cost its parent's lines.
-  const own = isChild ? await readFrame(frame, readOwn, { skipped }) : await readOwn();
+  const own = isChild ? await readFrame(frame, readOwn, { skipped: walk.skipped }) : await readOwn();
   if (!own) return null;
   const inScope = new Set(own.nodes.map((node) => node.frame));
   const subs = await Promise.all(childWalks ?? children.map((child, i) => (inScope.has(i) ? walkChild(child) : null)));
@@ -49,10 +55,10 @@ async function walkTree(frame: Frame, skipped: SkippedFrame[], root: ElementHand
 }
 
 /** One evaluate over the frame's document; `children` are its child frames, whose owners it marks. */
-async function walkOwnDocument(frame: Frame, children: Frame[], root: ElementHandle<Element> | undefined): Promise<WalkResult> {
+async function walkOwnDocument(frame: Frame, children: Frame[], root: ElementHandle<Element> | undefined, context: boolean): Promise<WalkResult> {
   const owners = await Promise.all(children.map((c) => c.frameElement().catch(() => null)));
   // Playwright turns the handles back into the page's elements; its Unboxed<> type is too deep for tsc.
-  const args = { frameOwners: owners, root } as unknown as WalkArgs;
+  const args = { frameOwners: owners, root, context } as unknown as WalkArgs;
   try {
     return JSON.parse(await (frame.evaluate as (fn: typeof walkScript, arg: WalkArgs) => Promise<string>)(walkScript, args)) as WalkResult;
   } finally {

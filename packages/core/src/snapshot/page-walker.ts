@@ -23,7 +23,7 @@ export function walkFrame(args: WalkArgs, lib: InPageLib & WalkModules): string 
   const { contextOf } = lib.controlContext(rules, lib, textOf, lib.implicitRole);
   const { inView, describeState } = lib.elementState(rules, { vw, vh, origin, here });
   const { overlay, overlayHosts } = lib.modalOverlay(rules, lib, vw, vh);
-  const parts = { owners: args.frameOwners, vw, vh, implicitRole: lib.implicitRole, textOf, accessibleName, contextOf, inView, describeState, overlay, overlayHosts };
+  const parts = { owners: args.frameOwners, context: args.context, vw, vh, implicitRole: lib.implicitRole, textOf, accessibleName, contextOf, inView, describeState, overlay, overlayHosts };
   const { walkChildren, walkElement } = lib.treeWalk(rules, lib, parts);
 
   const top: Line[] = [];

@@ -36,7 +36,7 @@ export interface SnapshotElement {
   hoverable?: boolean;
   /** aria-haspopup: the kind of popup it opens (menu, listbox, dialog, …). */
   popup?: string;
-  /** Text of the row, card or list item around the element, with field labels; not in the outline. */
+  /** Text of the row, card or list item around the element, with field labels; not in the outline. Read for a snapshot that serves an instruction (SnapshotOptions.context). */
   context?: string;
   /** An input's type when it says what the field holds: email, password, date, tel, …; not in the outline. */
   inputType?: string;

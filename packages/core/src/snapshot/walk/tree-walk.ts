@@ -13,11 +13,11 @@ import type { WalkRules } from './walk-rules.js';
 export type TreeWalkParts = AccessibleNames &
   ReturnType<typeof controlContext> &
   ReturnType<typeof elementState> &
-  ReturnType<typeof modalOverlay> & { owners: Element[]; vw: number; vh: number; implicitRole: typeof roleOf };
+  ReturnType<typeof modalOverlay> & { owners: Element[]; context: boolean; vw: number; vh: number; implicitRole: typeof roleOf };
 
 export function treeWalk(rules: WalkRules, lib: InPageLib, parts: TreeWalkParts) {
   const { MAX_NAME, MAX_TEXT, MAX_CONTENT_NAME, SKIP, INTERACTIVE, NAME_FROM_CONTENT, LANDMARKS, GROUPS, squash, clip, holdsControls } = rules;
-  const { owners, vw, vh, implicitRole, textOf, accessibleName, contextOf, inView, describeState, overlay, overlayHosts } = parts;
+  const { owners, context, vw, vh, implicitRole, textOf, accessibleName, contextOf, inView, describeState, overlay, overlayHosts } = parts;
 
   /** Appends a text run to a kid list, merging with the previous run. */
   function pushText(kids: Line[], text: string) {
@@ -140,7 +140,7 @@ export function treeWalk(rules: WalkRules, lib: InPageLib, parts: TreeWalkParts)
       if (hoverable) node.hoverable = 1;
       if (overlay && !overlay.contains(el) && !overlayHosts(el)) node.covered = 1;
       if (scrollable) node.scrollable = 1;
-      if (role !== 'heading' && role !== 'iframe') {
+      if (context && role !== 'heading' && role !== 'iframe') {
         const around = contextOf(el);
         if (around && around !== node.name) node.context = around;
       }

@@ -5,6 +5,8 @@ export interface WalkArgs {
   frameOwners: Element[];
   /** Walk only this subtree (options.selector); the whole document when absent. */
   root?: Element | null;
+  /** Read each control's surroundings (WalkNode.context): a region read per control, done only when asked. */
+  context: boolean;
 }
 
 /** One outline line: an element (has `role`) or a text run (has `text`). */
