@@ -30,9 +30,17 @@ export function walkRules() {
   const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
   const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1) + '…' : s);
 
+  /** What unrendered has said of each element in this walk: names and surroundings read the same elements again, and the page does not change during one walk. */
+  const unrenderedSeen = new Map<Element, boolean>();
+
   /** Whether an element's box is not rendered (display:none, a closed submenu). offsetParent is null for those (and for fixed boxes), so only then are the costlier box and style read. */
   function unrendered(el: Element): boolean {
-    return (el as HTMLElement).offsetParent === null && el.getClientRects().length === 0 && getComputedStyle(el).display !== 'contents';
+    let seen = unrenderedSeen.get(el);
+    if (seen === undefined) {
+      seen = (el as HTMLElement).offsetParent === null && el.getClientRects().length === 0 && getComputedStyle(el).display !== 'contents';
+      unrenderedSeen.set(el, seen);
+    }
+    return seen;
   }
 
   /** An element's parent, stepping out of a shadow root to its host. */
