@@ -74,9 +74,18 @@ interface Session {
   owner: string;
 }
 
-async function post(base: string, path: string, body: unknown): Promise<{ status: number; json: any; cache: string | null }> {
+async function post(base: string, path: string, body: unknown): Promise<{ status: number; json: any; cache: string | null; retryAfter: number }> {
   const response = await fetch(`${base}/v1/sessions/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-stream-response': 'false' }, body: JSON.stringify(body) });
-  return { status: response.status, json: await response.json(), cache: response.headers.get('browserbase-cache-status') };
+  return { status: response.status, json: await response.json(), cache: response.headers.get('browserbase-cache-status'), retryAfter: Number(response.headers.get('retry-after') ?? 0) };
+}
+
+/** Setup only: a 503 with retry-after (Redis slow to answer on a starved machine) is retried as a client would. */
+async function postRetrying(base: string, path: string, body: unknown): ReturnType<typeof post> {
+  for (let attempt = 1; ; attempt++) {
+    const reply = await post(base, path, body);
+    if (reply.status !== 503 || !reply.retryAfter || attempt === 5) return reply;
+    await new Promise((resolve) => setTimeout(resolve, reply.retryAfter * 1000));
+  }
 }
 
 /** `count` sessions started (and navigated to forms.html) through `node`, a few at a time. */
@@ -85,10 +94,10 @@ async function fill(node: NodeProcess, count: number): Promise<Session[]> {
   const worker = async () => {
     while (made.length < count) {
       const slot = made.push({ id: '', owner: node.url }) - 1;
-      const start = await post(node.url, 'start', START_BODY);
+      const start = await postRetrying(node.url, 'start', START_BODY);
       if (start.status !== 200) throw new Error(`start on ${node.url}: ${start.status} ${JSON.stringify(start.json)}`);
       made[slot]!.id = start.json.data.sessionId;
-      const nav = await post(node.url, `${made[slot]!.id}/navigate`, { url: fixtures.url('forms.html') });
+      const nav = await postRetrying(node.url, `${made[slot]!.id}/navigate`, { url: fixtures.url('forms.html') });
       if (nav.status !== 200) throw new Error(`navigate: ${nav.status} ${JSON.stringify(nav.json)}`);
     }
   };
@@ -155,7 +164,8 @@ async function run(targets: NodeProcess[], sessions: Session[]): Promise<Phase> 
         (natural ? phase.times.natural : phase.times.action).push(ms);
         (target.url === session.owner ? phase.local : phase.forwarded).push(ms);
       } catch (error) {
-        phase.errors.push(String(error));
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        phase.errors.push(`${String(error)}${cause ? ` (${cause.code ?? cause.message})` : ''}`);
       }
     }
   };
@@ -195,6 +205,20 @@ async function stopNodes(list: NodeProcess[]): Promise<void> {
 
 /** Memory of each node after setup and after the load. */
 const memory = new Map<NodeProcess, { setup: ReturnType<typeof treeMemoryKiB>; load?: ReturnType<typeof treeMemoryKiB> }>();
+/** CPU (cores) of each node and its browsers with sessions open and no request: what is not the acts' cost. */
+const idleCpu = new Map<NodeProcess, { own: number; children: number }>();
+/** Waits IDLE_WINDOW_S and answers the seconds it really took (a starved machine wakes timers late). */
+async function idleWindow(list: NodeProcess[]): Promise<number> {
+  const before = list.map((node) => cpuSeconds(node.pid));
+  const t0 = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_S * 1000));
+  const seconds = (performance.now() - t0) / 1000;
+  list.forEach((node, i) => {
+    const after = cpuSeconds(node.pid);
+    idleCpu.set(node, { own: (after.own - before[i]!.own) / seconds, children: (after.children - before[i]!.children) / seconds });
+  });
+  return seconds;
+}
 const phases = { cluster: [] as Phase[], alone: [] as Phase[] };
 const report = (which: 'cluster' | 'alone', round: number, phase: Phase) => {
   phases[which].push(phase);
@@ -217,10 +241,10 @@ try {
 
   // With no requests: what the heartbeats and the registry cost Redis per node.
   cli(['CONFIG', 'RESETSTAT']);
-  await new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_S * 1000));
+  const idleSeconds = await idleWindow([...nodes, ...(alone ? [alone] : [])]);
   const idleStats = [...cli(['INFO', 'commandstats']).matchAll(/cmdstat_([a-z|]+):calls=(\d+)/g)].filter(([, name]) => !['config|resetstat', 'info'].includes(name!));
-  const idleOps = idleStats.reduce((sum, [, , calls]) => sum + Number(calls), 0) / IDLE_WINDOW_S / NODES;
-  const idleByName = idleStats.map(([, name, calls]) => `${name} ${fmt(Number(calls) / IDLE_WINDOW_S / NODES, 2)}`).join(', ');
+  const idleOps = idleStats.reduce((sum, [, , calls]) => sum + Number(calls), 0) / idleSeconds / NODES;
+  const idleByName = idleStats.map(([, name, calls]) => `${name} ${fmt(Number(calls) / idleSeconds / NODES, 2)}`).join(', ');
 
   for (const node of [...nodes, ...(alone ? [alone] : [])]) memory.set(node, { setup: treeMemoryKiB(node.pid) });
   for (let round = 0; round < ROUNDS; round++) {
@@ -260,6 +284,7 @@ try {
     await stopNodes(nodes);
     alone = await launch(common);
     aloneSessions = await fill(alone, total);
+    await idleWindow([alone]);
     memory.set(alone, { setup: treeMemoryKiB(alone.pid) });
     for (let round = 0; round < ROUNDS; round++) report('alone', round, await run([alone], aloneSessions));
     memory.get(alone)!.load = treeMemoryKiB(alone.pid);
@@ -297,16 +322,22 @@ try {
   log();
   log('CPU while loaded (cores: CPU seconds per second of the phase, /proc/<pid>/stat), memory (server RSS + PSS of its browsers, /proc, after setup → after the load):');
   log();
-  log('| process | server CPU | its browsers CPU | server RSS MiB | browsers PSS MiB |');
-  log('|---|---:|---:|---|---|');
+  log('| process | server CPU idle → loaded | its browsers CPU idle → loaded | server RSS MiB | browsers PSS MiB |');
+  log('|---|---|---|---|---|');
   [...nodes, alone].forEach((node, i) => {
     const cpu = i < NODES ? c.cpu[i]! : a.cpu[0]!;
     const { setup, load } = memory.get(node)!;
-    log(`| ${i < NODES ? `node ${i + 1} (${PER_NODE} sessions)` : `one node (${total} sessions)`} | ${fmt(cpu.own, 2)} | ${fmt(cpu.children, 2)} | ${mib(setup.serverRss)} → ${mib(load!.serverRss)} | ${mib(setup.childrenPss)} → ${mib(load!.childrenPss)} |`);
+    const idle = idleCpu.get(node)!;
+    log(`| ${i < NODES ? `node ${i + 1} (${PER_NODE} sessions)` : `one node (${total} sessions)`} | ${fmt(idle.own, 2)} → ${fmt(cpu.own, 2)} | ${fmt(idle.children, 2)} → ${fmt(cpu.children, 2)} | ${mib(setup.serverRss)} → ${mib(load!.serverRss)} | ${mib(setup.childrenPss)} → ${mib(load!.childrenPss)} |`);
   });
   log(`| redis-server, during the cluster phases | ${fmt(c.redisCpu, 3)} | — | — | — |`);
   log();
-  log(`Redis during the cluster phases: ${fmt(c.redisOps)} commands/s for ${fmt(c.acts / c.seconds, 1)} acts/s (${fmt(c.redisOps / (c.acts / c.seconds), 2)} per act, heartbeats included). Idle (${IDLE_WINDOW_S} s, no requests): ${fmt(idleOps, 2)} commands/s per node (${idleByName}).`);
+  /** CPU milliseconds an act costs the servers and the browsers: loaded CPU less idle CPU, over acts/s. */
+  const perAct = (r: typeof c, list: NodeProcess[], field: 'own' | 'children') =>
+    fmt((1000 * r.cpu.reduce((sum, cpu, i) => sum + cpu[field] - idleCpu.get(list[i]!)![field], 0)) / (r.acts / r.seconds));
+  log(`CPU per act (loaded less idle CPU, over acts/s): ${NODES} nodes ${perAct(c, nodes, 'own')} ms in the servers, ${perAct(c, nodes, 'children')} ms in the browsers; one node ${perAct(a, [alone], 'own')} ms in the server, ${perAct(a, [alone], 'children')} ms in the browsers.`);
+  log();
+  log(`Redis during the cluster phases: ${fmt(c.redisOps)} commands/s for ${fmt(c.acts / c.seconds, 1)} acts/s (${fmt(c.redisOps / (c.acts / c.seconds), 2)} per act, heartbeats included). Idle (${fmt(idleSeconds, 1)} s, no requests): ${fmt(idleOps, 2)} commands/s per node (${idleByName}).`);
   log();
   log(`Redis memory (\`MEMORY USAGE\` on this run's keys; \`used_memory\` before and after the ${total} sessions were registered): a session hash ${fmt(perSessionHash)} B (mean of ${sample.length}); all of a session's registry (hash + its member of the node's set) ${fmt((redisMemoryFull - redisMemoryEmpty) / total)} B by \`used_memory\`; a node hash ${nodeHash} B; a node's session set with ${PER_NODE} members ${nodeSessionsSet} B; an act cache entry ${fmt(cacheEntry)} B (${cacheKeys.length} in Redis after the run).`);
   log();
@@ -316,7 +347,14 @@ try {
   log('|---|---:|---:|');
   for (const row of ceiling) log(row);
   for (const [name, r] of [['cluster', c], ['one node', a]] as const) {
-    if (r.errors.length > 0) log(`\nErrors (${name}, first 5):\n${r.errors.slice(0, 5).map((e) => `- ${e}`).join('\n')}`);
+    if (r.errors.length === 0) continue;
+    // Grouped by what they say (status and message, ids cut), so a rare kind is not lost among a common one.
+    const kinds = new Map<string, number>();
+    for (const error of r.errors) {
+      const kind = error.replace(/"actions":.*$/, '').replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>').slice(0, 240);
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    }
+    log(`\nErrors (${name}), by kind:\n${[...kinds].sort((x, y) => y[1] - x[1]).map(([kind, count]) => `- ${count} × ${kind}`).join('\n')}`);
   }
   if (OUT) writeFileSync(OUT, `${lines.join('\n')}\n`);
 } finally {
