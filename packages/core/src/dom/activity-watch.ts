@@ -2,7 +2,7 @@
 // and animation frames it schedules (a render delayed by setTimeout, rows added by an interval, a
 // route change drawn a frame later) and when its DOM last changed. Installed in a document by the first
 // act on it and kept for the document's life; each action restarts it, either by an evaluation before
-// the action or, once a settle has armed it, by the action's own first trusted press (no round trip).
+// the action or, once a settle has armed it, by the action's own first trusted input (no round trip).
 import type { Frame, Page } from 'playwright-core';
 import { inPage } from '../selectors/index.js';
 import { readFrame } from './frame-read.js';
@@ -35,7 +35,7 @@ export interface FrameActivity {
 }
 
 /**
- * Frames whose current document has a watch armed by a status read: its next trusted press restarts it.
+ * Frames whose current document has a watch armed by a status read: its next trusted input restarts it.
  * Forgotten when the frame navigates (Playwright's framenavigated, followed once per page).
  */
 const armed = new WeakSet<Frame>();
@@ -48,7 +48,7 @@ function followNavigations(page: Page): void {
 }
 
 /**
- * Restarts the watch in `frame` at the action's first trusted press instead of now, when the frame's
+ * Restarts the watch in `frame` at the action's first trusted input instead of now, when the frame's
  * document has an armed watch; returns whether it will (the arm is used up either way).
  */
 export function restartsOnInput(frame: Frame): boolean {
@@ -110,7 +110,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   let started = performance.now();
   // The start before the last restart: a settle a newer action took over still counts from it.
   let previous = started;
-  // A status read armed the watch: the next trusted press is an action's, and restarts it.
+  // A status read armed the watch: the next trusted input is an action's, and restarts it.
   let armedByRead = false;
   let lastChange = started;
   // How many counted callbacks deep the code running now is (0: an event handler, a fetch callback).

@@ -90,8 +90,8 @@ export class ActionSettle {
   /**
    * Starts watching before the action runs, in the page's main frame and the frame acted in; a
    * previous action's settle still running in this context is ended first (what it was waiting for
-   * still counts). With `trustedInput` (the action begins with a pointer or key press in `frame`), a
-   * frame whose watch the last settle armed is restarted by that press, with no evaluation first.
+   * still counts). With `trustedInput` (the action begins with trusted pointer input in `frame`), a
+   * frame whose watch the last settle armed is restarted by that input, with no evaluation first.
    */
   static async begin(page: Page, frame: Frame, { trustedInput = false } = {}): Promise<ActionSettle> {
     const frames = [...new Set([page.mainFrame(), frame])];
