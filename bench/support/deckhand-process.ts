@@ -15,9 +15,10 @@ export interface DeckhandProcess {
   close(): Promise<void>;
 }
 
-export async function startDeckhandProcess(env: Record<string, string>): Promise<DeckhandProcess> {
+/** `root`: another checkout's server (a before/after comparison); this one's by default. */
+export async function startDeckhandProcess(env: Record<string, string>, root = ROOT): Promise<DeckhandProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DECKHAND_LOG_LEVEL: 'error', DECKHAND_CACHE_DIR: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

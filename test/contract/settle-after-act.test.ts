@@ -33,6 +33,17 @@ describe('settling after an act', () => {
     expect(await observedDescriptions(id)).toMatch(/Delayed result button/);
   });
 
+  it('a render delayed by a timer in a later click on the same page, long after the first: its element is in the next observe', async () => {
+    // The second click starts no watch first: its own input restarts the one the first act left (dom/activity-watch.ts).
+    // The pause outlasts the watch window (1.5 s), so a watch that was not restarted would not count the timer.
+    const id = await ctx.sessionOn('settle.html');
+    await click(id, '#fetch');
+    expect(await pageText(ctx.api, id)).toContain('Fetched result after 300 ms');
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    await click(id, '#later');
+    expect(await observedDescriptions(id)).toMatch(/Later result button/);
+  });
+
   it('an SPA route change rendered later: the next extract reads the new route', async () => {
     const id = await ctx.sessionOn('settle.html');
     await click(id, '#route');

@@ -80,6 +80,17 @@ describe('limits', () => {
     expect(other.state).toBe('ended');
   });
 
+  it('holds an ended session\'s place until its browser is closed: a start at the limit waits for that close, not a refusal', async () => {
+    const manager = testManager({ maxSessions: 1 });
+    const first = await manager.start('alpha', { modelName: 'builtin/offline' });
+    const tree = processTree(first.browserPid!);
+    await manager.end('alpha', first.id);
+    expect(errorOf(() => manager.get('alpha', first.id))).toMatchObject({ code: 'session_gone' });
+    await manager.start('alpha', { modelName: 'builtin/offline' });
+    expect(tree.filter(isRunning)).toEqual([]);
+    await manager.shutdown();
+  });
+
   it('counts a project\'s sessions still starting against its limit', async () => {
     const manager = testManager({ maxSessions: 4 });
     const limit = { projectMaxSessions: 1 };

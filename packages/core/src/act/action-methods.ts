@@ -34,12 +34,18 @@ export interface ActionMethod {
   pageLevel?: boolean;
   /** A past-tense phrase for log lines and messages. */
   verb: string;
+  /**
+   * Its first effect in the page is trusted pointer input in the element's frame (Playwright moves the
+   * mouse onto the element, then presses), which
+   * restarts the frame's page watch as it lands (dom/activity-watch.ts), so none is started before.
+   */
+  trustedInput?: true;
   /** What the element should still hold once the page settles, when the method leaves a state (end-state.ts). */
   run(target: ActionTarget): Promise<void | EndState>;
 }
 
 const ACTION_METHODS = {
-  click: { verb: 'clicked', run: ({ element, timeoutMs }) => need(element).click({ timeout: timeoutMs }) },
+  click: { verb: 'clicked', trustedInput: true, run: ({ element, timeoutMs }) => need(element).click({ timeout: timeoutMs }) },
   fill: { verb: 'filled', run: async ({ element, args, timeoutMs }) => ({ value: await fillChecked(need(element), arg(args, 0), timeoutMs) }) },
   type: {
     verb: 'typed into',
@@ -91,6 +97,7 @@ const ACTION_METHODS = {
   },
   check: {
     verb: 'checked',
+    trustedInput: true,
     run: async ({ element, timeoutMs }) => {
       await need(element).check({ timeout: timeoutMs });
       return { checked: true };
@@ -98,6 +105,7 @@ const ACTION_METHODS = {
   },
   uncheck: {
     verb: 'unchecked',
+    trustedInput: true,
     run: async ({ element, timeoutMs }) => {
       await need(element).uncheck({ timeout: timeoutMs });
       return { checked: false };
@@ -105,6 +113,7 @@ const ACTION_METHODS = {
   },
   dragAndDrop: {
     verb: 'dragged',
+    trustedInput: true,
     run: async ({ page, element, args, timeoutMs, resolve }) => {
       const drop = await resolve(arg(args, 0));
       if (!drop.found) throw new ActionFailure(`Drop target: ${drop.reason}`);

@@ -72,9 +72,10 @@ export async function performAction(scope: OperationScope, { action, variables, 
   const locator = local ? directLocator(frame, local) : undefined;
   // The watch starts while a walked path is looked up (one round trip less); what the page does
   // meanwhile counts as the action's, which can only make the next operation wait longer.
-  const [resolution, settle] = await Promise.all([local && !locator ? resolveTarget(frame, local, waitMs()) : undefined, ActionSettle.begin(page, frame)]);
+  const trustedInput = handler.trustedInput === true && locator !== undefined;
+  const [resolution, settle] = await Promise.all([local && !locator ? resolveTarget(frame, local, waitMs()) : undefined, ActionSettle.begin(page, frame, { trustedInput })]);
   if (resolution && !resolution.found) {
-    await settle.cancel();
+    settle.cancel();
     return report(false, resolution.reason);
   }
   const target = resolution?.target;
@@ -92,7 +93,7 @@ export async function performAction(scope: OperationScope, { action, variables, 
     });
   } catch (error) {
     dialogs.stop();
-    await settle.cancel();
+    settle.cancel();
     const failure = page.isClosed() || isDeckhandError(error) ? undefined : await explainFailure(error, target ?? (locator && { frame, selector: local }));
     release(target);
     if (!failure) throw error;

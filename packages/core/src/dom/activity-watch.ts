@@ -1,8 +1,9 @@
 // What a page does in the moments after an action, seen from inside it: the short timers, intervals
 // and animation frames it schedules (a render delayed by setTimeout, rows added by an interval, a
-// route change drawn a frame later) and when its DOM last changed. Installed in a frame just before the action and removed once the
-// action's work is done, so the page runs with its own timer functions the rest of the time.
-import type { Frame } from 'playwright-core';
+// route change drawn a frame later) and when its DOM last changed. Installed in a document by the first
+// act on it and kept for the document's life; each action restarts it, either by an evaluation before
+// the action or, once a settle has armed it, by the action's own first trusted input (no round trip).
+import type { Frame, Page } from 'playwright-core';
 import { inPage } from '../selectors/index.js';
 import { readFrame } from './frame-read.js';
 
@@ -33,24 +34,50 @@ export interface FrameActivity {
   quietMs: number;
 }
 
-/** Starts (or restarts) the watch in `frame`. A frame that cannot be read is not watched. */
+/**
+ * Frames whose current document has a watch armed by a status read: its next trusted input restarts it.
+ * Forgotten when the frame navigates (Playwright's framenavigated, followed once per page).
+ */
+const armed = new WeakSet<Frame>();
+const followed = new WeakSet<Page>();
+
+function followNavigations(page: Page): void {
+  if (followed.has(page)) return;
+  followed.add(page);
+  page.on('framenavigated', (frame) => armed.delete(frame));
+}
+
+/**
+ * Restarts the watch in `frame` at the action's first trusted input instead of now, when the frame's
+ * document has an armed watch; returns whether it will (the arm is used up either way).
+ */
+export function restartsOnInput(frame: Frame): boolean {
+  return armed.delete(frame);
+}
+
+/** Starts (or restarts) the watch in `frame` now. A frame that cannot be read is not watched. */
 export async function startWatch(frame: Frame): Promise<void> {
+  followNavigations(frame.page());
+  armed.delete(frame);
   const limits: WatchLimits = { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS, chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS, queuedMaxMs: QUEUED_MAX_MS };
   await readFrame(frame, () => frame.evaluate(INSTALL, limits), { boundMs: STATUS_READ_MS }).catch(() => undefined);
 }
 
-/**
- * What the frame's watch has seen, or null when the frame has no watch: a new document replaced the
- * one watched (a navigation), the frame is gone, or it did not answer. `afterQueued` reads once the
- * page has run the tasks it had queued (what an input queued: a toggle event, a form's navigation).
- */
-export async function activityOf(frame: Frame, { afterQueued = false } = {}): Promise<FrameActivity | null> {
-  return readFrame(frame, () => frame.evaluate(STATUS, afterQueued), { boundMs: STATUS_READ_MS }).catch(() => null);
+export interface ActivityRead {
+  /** Read once the page has run the tasks it had queued (what an input queued: a toggle event, a form's navigation). */
+  afterQueued?: boolean;
+  /** Count from the watch's previous start too: a newer action took over this one's settle. */
+  sincePrevious?: boolean;
 }
 
-/** Removes the watch: the page's own timer functions are back. */
-export async function stopWatch(frame: Frame): Promise<void> {
-  await readFrame(frame, () => frame.evaluate(UNINSTALL), { boundMs: STATUS_READ_MS }).catch(() => undefined);
+/**
+ * What the frame's watch has seen, or null when the frame has no watch: a new document replaced the
+ * one watched (a navigation), the frame is gone, or it did not answer. Each read arms the watch.
+ */
+export async function activityOf(frame: Frame, { afterQueued = false, sincePrevious = false }: ActivityRead = {}): Promise<FrameActivity | null> {
+  const activity = await readFrame(frame, () => frame.evaluate(STATUS, { afterQueued, sincePrevious }), { boundMs: STATUS_READ_MS }).catch(() => null);
+  if (activity) armed.add(frame);
+  return activity;
 }
 
 interface WatchLimits {
@@ -66,6 +93,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   const host = window as unknown as Record<string, unknown>;
   const existing = host['__deckhandActivityWatch'] as Watch | undefined;
   if (existing) return existing.restart();
+  const listen = EventTarget.prototype.addEventListener;
 
   const native = {
     setTimeout: window.setTimeout,
@@ -80,6 +108,10 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   // Counted callbacks not yet run (or intervals not yet cleared), with when each was scheduled.
   const pending = new Map<string, number>();
   let started = performance.now();
+  // The start before the last restart: a settle a newer action took over still counts from it.
+  let previous = started;
+  // A status read armed the watch: the next trusted input is an action's, and restarts it.
+  let armedByRead = false;
   let lastChange = started;
   // How many counted callbacks deep the code running now is (0: an event handler, a fetch callback).
   let depth = 0;
@@ -92,12 +124,14 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
         const callback = args[0];
         if (typeof callback !== 'function' || !counted(delayOf(args))) return Reflect.apply(target, self, args);
         const myDepth = depth + 1;
+        const scheduledAt = performance.now();
         let id = 0;
         args[0] = function (this: unknown, ...callbackArgs: unknown[]) {
           // An interval stays pending until it is cleared; a timeout or frame is done once it runs.
           if (prefix !== 'i') pending.delete(prefix + id);
           const outer = depth;
-          depth = myDepth;
+          // A callback scheduled before the action started is the page's own, not a link from the action.
+          depth = scheduledAt >= started ? myDepth : 0;
           try {
             return (callback as (...a: unknown[]) => unknown).apply(this, callbackArgs);
           } finally {
@@ -120,8 +154,11 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   const observer = new MutationObserver(() => {
     lastChange = performance.now();
   });
+  const observed = new WeakSet<Node>();
+  // Each start looks again for shadow roots made since the last one.
   const observe = (root: Node) => {
-    observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    if (!observed.has(root)) observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    observed.add(root);
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     for (let el = walker.nextNode(); el; el = walker.nextNode()) {
       const shadow = lib.shadowRootOf(el as Element);
@@ -156,44 +193,44 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   Object.assign(window, wrapped);
   const watch = {
     restart() {
+      previous = started;
       started = performance.now();
+      armedByRead = false;
+      observe(document);
     },
-    statusAfterQueued() {
+    statusAfterQueued(sincePrevious: boolean) {
       // A background task runs once the page has no other work queued; a page that is never idle gets a bound.
       const scheduler = (window as unknown as { scheduler?: { postTask(task: () => void, o: { priority: string }): Promise<void> } }).scheduler;
       return new Promise((resolve) => {
-        const read = () => resolve(watch.status());
+        const read = () => resolve(watch.status(sincePrevious));
         later(read, queuedMaxMs);
         if (scheduler) void scheduler.postTask(read, { priority: 'background' });
         else later(read, 0);
       });
     },
-    status() {
-      // An interval counts for the watch window from when it was set, even if a later action restarted the watch.
+    status(sincePrevious: boolean) {
+      // What the action (and, taken over, the one before it) scheduled; an interval counts for the watch
+      // window from when it was set.
+      const since = sincePrevious ? previous : started;
       let count = 0;
-      for (const [id, at] of pending) if (id[0] !== 'i' || performance.now() - at <= watchWindow) count++;
+      for (const [id, at] of pending) if (at >= since && (id[0] !== 'i' || performance.now() - at <= watchWindow)) count++;
+      armedByRead = true;
       return { pending: count, quietMs: performance.now() - lastChange };
     },
-    stop() {
-      observer.disconnect();
-      navigation?.removeEventListener('navigate', onNavigate);
-      // A page that replaced a function meanwhile keeps its own.
-      for (const name of Object.keys(wrapped) as Array<keyof typeof wrapped>) {
-        if (window[name] === wrapped[name]) Object.assign(window, { [name]: native[name] });
-      }
-      delete host['__deckhandActivityWatch'];
-    },
   };
+  // An action's first trusted input (Playwright's pointer move onto the element, or its press) restarts
+  // an armed watch as it happens, before the page's own handlers (capture, on the window), so the act
+  // need not ask first.
+  const onInput = (event: Event) => {
+    if (event.isTrusted && armedByRead) watch.restart();
+  };
+  for (const type of ['pointermove', 'pointerdown', 'keydown']) listen.call(window, type, onInput, { capture: true });
   Object.defineProperty(window, '__deckhandActivityWatch', { value: watch, enumerable: false, configurable: true });
 });
 
-const STATUS = (afterQueued: boolean): FrameActivity | null | Promise<FrameActivity> => {
-  type Watch = { status(): FrameActivity; statusAfterQueued(): Promise<FrameActivity> };
+const STATUS = ({ afterQueued, sincePrevious }: Required<ActivityRead>): FrameActivity | null | Promise<FrameActivity> => {
+  type Watch = { status(sincePrevious: boolean): FrameActivity; statusAfterQueued(sincePrevious: boolean): Promise<FrameActivity> };
   const watch = (window as unknown as Record<string, Watch | undefined>)['__deckhandActivityWatch'];
   if (!watch) return null;
-  return afterQueued ? watch.statusAfterQueued() : watch.status();
-};
-
-const UNINSTALL = (): void => {
-  (window as unknown as Record<string, { stop(): void } | undefined>)['__deckhandActivityWatch']?.stop();
+  return afterQueued ? watch.statusAfterQueued(sincePrevious) : watch.status(sincePrevious);
 };

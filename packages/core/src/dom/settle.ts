@@ -6,7 +6,7 @@
 // needs; one that thinks first waits nothing.
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { sendCdp } from '../browser/cdp/cdp-session.js';
-import { activityOf, startWatch, stopWatch, type FrameActivity } from './activity-watch.js';
+import { activityOf, restartsOnInput, startWatch, type FrameActivity } from './activity-watch.js';
 import { NetworkMonitor } from './network-monitor.js';
 import { followPageTargets, pageTargetsIn } from './page-targets.js';
 
@@ -61,15 +61,15 @@ export const UNSETTLED_MESSAGE = 'the page did not settle after the last action 
 
 /** Drops what the last action owes (a navigation replaces the page it was settling). */
 export async function abandonSettle(context: BrowserContext): Promise<void> {
-  await unsettled.get(context)?.stop([]);
+  await unsettled.get(context)?.stop();
 }
 
 export class ActionSettle {
   private readonly tabsBefore: ReadonlySet<Page>;
   private readonly network: NetworkMonitor;
   private stopped = false;
-  /** Frames whose watch a newer settle takes over, so it is left installed. */
-  private handedOver: ReadonlySet<Frame> = new Set();
+  /** Whether the settle ran to its end (settled or bound reached) rather than being stopped. */
+  private ended = false;
   /** Ends the poll's current pause early. */
   private wake = () => {};
   private finished = Promise.resolve(true);
@@ -80,6 +80,8 @@ export class ActionSettle {
     private readonly page: Page,
     /** Watched frames: the main frame first. */
     private readonly frames: Frame[],
+    /** A previous action's settle was still running: what it was waiting for still counts. */
+    private readonly tookOver: boolean,
   ) {
     this.tabsBefore = new Set(page.context().pages());
     this.network = new NetworkMonitor(page);
@@ -87,19 +89,21 @@ export class ActionSettle {
 
   /**
    * Starts watching before the action runs, in the page's main frame and the frame acted in; a
-   * previous action's settle still running in this context is ended first (its watch carries on
-   * in the frames both watch: what the previous action scheduled still counts).
+   * previous action's settle still running in this context is ended first (what it was waiting for
+   * still counts). With `trustedInput` (the action begins with trusted pointer input in `frame`), a
+   * frame whose watch the last settle armed is restarted by that input, with no evaluation first.
    */
-  static async begin(page: Page, frame: Frame): Promise<ActionSettle> {
+  static async begin(page: Page, frame: Frame, { trustedInput = false } = {}): Promise<ActionSettle> {
     const frames = [...new Set([page.mainFrame(), frame])];
-    await unsettled.get(page.context())?.stop(frames);
-    const settle = new ActionSettle(page, frames);
+    const tookOver = (await unsettled.get(page.context())?.stop()) ?? false;
+    const settle = new ActionSettle(page, frames, tookOver);
+    const restart = (watched: Frame) => (trustedInput && !tookOver && watched === frame && restartsOnInput(watched) ? undefined : startWatch(watched));
     // Following the browser's targets from before the action: afterwards, no round trip tells of a new tab.
-    await Promise.all([...frames.map(startWatch), followPageTargets(page.context())]);
+    await Promise.all([...frames.map(restart), followPageTargets(page.context())]);
     return settle;
   }
 
-  /** Watches the frame the target turned out to be in, when it is another one. */
+  /** Watches (restarts now) the frame the target turned out to be in, when it is another one. */
   async watchAlso(frame: Frame): Promise<void> {
     if (this.frames.includes(frame)) return;
     this.frames.push(frame);
@@ -127,22 +131,21 @@ export class ActionSettle {
     this.nothingPending = new Promise<boolean>((resolve) => (calmed = resolve));
     this.finished = this.follow(opened, options, calmed);
     void this.finished.then(calmed);
-    // The page is put back as it was after done: the next read need not wait for that.
-    this.cleaned = this.finished.then(() => this.cleanUp());
+    this.cleaned = this.finished.then(() => this.forget());
   }
 
   /** The action did not run: nothing to follow. */
-  async cancel(): Promise<void> {
+  cancel(): void {
     this.stopped = true;
-    await this.cleanUp();
+    this.forget();
   }
 
-  /** Ends the background settle early, and waits until its watch is removed from all but `handOver`'s frames. */
-  async stop(handOver: Frame[]): Promise<void> {
-    this.handedOver = new Set(handOver);
+  /** Ends the background settle early; true when it had not ended by itself (a newer action takes it over). */
+  async stop(): Promise<boolean> {
     this.stopped = true;
     this.wake();
     await this.cleaned;
+    return !this.ended;
   }
 
   private async follow(opened: Page[], { quietMs, timeoutMs }: SettleOptions, calmed: (calm: boolean) => void): Promise<boolean> {
@@ -155,13 +158,17 @@ export class ActionSettle {
     try {
       while (!this.stopped && Date.now() < until && !this.page.isClosed()) {
         // The first look waits until the page has run what the input queued (a toggle event, a form's navigation).
-        const activities = await Promise.all(this.frames.map((frame) => (frame.isDetached() ? IDLE : activityOf(frame, { afterQueued: first }))));
+        const read = { afterQueued: first, sincePrevious: this.tookOver };
+        const activities = await Promise.all(this.frames.map((frame) => (frame.isDetached() ? IDLE : activityOf(frame, read))));
         first = false;
         // No watch in the main frame: a navigation replaced its document, which must be parsed first.
         if (activities[0] === null) await loadedDocument(this.page);
         const nothingPending = tabsLoaded && this.network.idle(RESPONSE_GRACE_MS) && activities.every((activity) => !activity?.pending);
         if (nothingPending) calmed(true);
-        if (nothingPending && activities.every((activity) => activity === null || activity.quietMs >= quietMs)) return true;
+        if (nothingPending && activities.every((activity) => activity === null || activity.quietMs >= quietMs)) {
+          this.ended = true;
+          return true;
+        }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, POLL_MS);
           this.wake = () => {
@@ -173,12 +180,13 @@ export class ActionSettle {
     } catch {
       // The page or its browser went away: there is nothing left to wait for.
     }
+    if (!this.stopped) this.ended = true;
     return false;
   }
 
-  private async cleanUp(): Promise<void> {
+  /** The context owes nothing more to this settle (its watch stays, for the document's life). */
+  private forget(): void {
     if (unsettled.get(this.page.context()) === this) unsettled.delete(this.page.context());
-    await Promise.all(this.frames.filter((frame) => !frame.isDetached() && !this.handedOver.has(frame)).map(stopWatch));
   }
 }
 

@@ -25,7 +25,11 @@ export class OperationQueue {
     }
   }
 
-  run<T>(operation: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /**
+   * Runs `operation` in its turn. Work it passes to `holdTurn` keeps the turn after the operation has
+   * answered: the next operation starts once that work is done too (never rejects the caller).
+   */
+  run<T>(operation: (holdTurn: (work: Promise<unknown>) => void) => Promise<T>, signal?: AbortSignal): Promise<T> {
     this.assertRoom();
     this.waiting++;
     return new Promise<T>((resolve, reject) => {
@@ -33,12 +37,14 @@ export class OperationQueue {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.tail = this.tail.then(async () => {
         signal?.removeEventListener('abort', onAbort);
+        const held: Array<Promise<unknown>> = [];
         try {
           if (signal?.aborted) return reject(cancellation(signal));
-          resolve(await operation());
+          resolve(await operation((work) => held.push(work)));
         } catch (error) {
           reject(error);
         } finally {
+          await Promise.allSettled(held);
           this.waiting--;
         }
       });

@@ -9,6 +9,8 @@ import { confinedDirectory, giveToBrowserUser, projectDataDir, projectDirName } 
 import type { CoreConfig } from '../config.js';
 
 export interface SessionRelayScope extends RelayScope {
+  /** Whether the session's downloads directory was made (something was downloaded or is being). */
+  madeDownloads(): boolean;
   /** Removes the session's downloads directory, if a relay client made one. */
   dispose(): Promise<void>;
 }
@@ -34,6 +36,7 @@ export function relayScopeOf(config: CoreConfig, projectId: string, sessionId: s
       await giveToBrowserUser(await project(), dirname(path), user);
       await lchown(path, user.uid, user.gid);
     },
+    madeDownloads: () => downloadsDir !== undefined,
     async dispose() {
       const made = await downloadsDir?.catch(() => undefined);
       if (made) await rm(made, { recursive: true, force: true });

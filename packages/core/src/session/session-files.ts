@@ -100,6 +100,11 @@ export class SessionFiles {
     );
   }
 
+  /** Whether the session holds files: a folder was made, or a download is being saved. */
+  get held(): boolean {
+    return this.#uploadsDir !== undefined || this.#saving.size > 0 || this.scope.madeDownloads();
+  }
+
   /** Removes both folders (the session has ended). */
   async dispose(): Promise<void> {
     await Promise.allSettled([...this.#saving]);

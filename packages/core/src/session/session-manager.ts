@@ -16,6 +16,7 @@ import { settingsFrom, type SessionSettings } from '../scope/session-settings.js
 import { boundStart } from '../request-bounds.js';
 import { InMemorySessionStore, type SessionStore } from './session-store.js';
 import { FinishedSessions } from './finished-sessions.js';
+import { ClosingSessions } from './closing-sessions.js';
 import { bothModelObservers, type SessionTelemetry } from './telemetry.js';
 import { inMemorySharedState, type SharedSessionState } from './shared-state.js';
 import type { ProjectSlot } from './project-slots.js';
@@ -59,6 +60,8 @@ export class SessionManager {
   private readonly disk: ProjectDiskQuota;
   /** Screenshots and PDFs being taken, per project. */
   private readonly pictures = new PictureSlots();
+  /** Ended sessions whose browser is still closing: they hold their slots until it is freed. */
+  private readonly closing = new ClosingSessions();
 
   constructor(
     private readonly config: CoreConfig,
@@ -73,16 +76,20 @@ export class SessionManager {
   async start(projectId: string, req: StartRequest, opts: StartOptions = {}): Promise<Session> {
     if (req.modelName !== undefined) checkModelName(req.modelName);
     boundStart(req);
-    const startingHere = this.starting.get(projectId) ?? 0;
-    if (this.store.size + sum(this.starting.values()) >= this.config.maxSessions) {
-      throw limitError(`Too many sessions (limit ${this.config.maxSessions}); end one and retry`);
-    }
-    this.starting.set(projectId, startingHere + 1);
+    const full = () => this.store.size + sum(this.starting.values()) + this.closing.size >= this.config.maxSessions;
+    // A session that ended a moment ago holds its slot until its browser is closed: wait for that rather than refuse.
+    if (full() && this.closing.size > 0) await this.closing.closed();
+    if (full()) throw limitError(`Too many sessions (limit ${this.config.maxSessions}); end one and retry`);
+    this.starting.set(projectId, (this.starting.get(projectId) ?? 0) + 1);
     const { projectMaxSessions } = opts;
     let slot: ProjectSlot | undefined;
     try {
       if (projectMaxSessions !== undefined) {
         slot = await this.shared.slots.take(projectId, projectMaxSessions);
+        if (!slot && this.closing.has(projectId)) {
+          await this.closing.closed(projectId);
+          slot = await this.shared.slots.take(projectId, projectMaxSessions);
+        }
         if (!slot) throw limitError(`Too many sessions for this project (limit ${projectMaxSessions}); end one and retry`);
       }
       await this.disk.check(projectId, 0);
@@ -101,8 +108,8 @@ export class SessionManager {
         diskRoom: () => this.disk.check(projectId),
         reserveDisk: (bytes) => this.disk.reserve(projectId, bytes),
         pictureSlot: () => this.pictures.take(projectId),
-        onStop: (stopped, reason) => {
-          slot?.release();
+        onStop: (stopped, reason, closed) => {
+          this.closing.add(projectId, closed.then(() => slot?.release()));
           const { onFinished } = this.shared;
           // stop() takes the last look just after telling us; the record waits for it.
           if (onFinished) void Promise.resolve().then(() => stopped.finalLook()).then(() => onFinished(stopped), () => undefined);
@@ -163,8 +170,15 @@ export class SessionManager {
     }
   }
 
+  /**
+   * Ends a session. It answers once the session is unreachable; its browser closes in the background
+   * (holding its slot until then), unless the session holds files: those are deleted before the answer.
+   */
   async end(projectId: string, sessionId: string): Promise<void> {
-    await this.get(projectId, sessionId).stop('ended');
+    const session = this.get(projectId, sessionId);
+    const holdsFiles = session.holdsFiles;
+    const closed = session.stop('ended');
+    if (holdsFiles) await closed;
   }
 
   /** Live sessions, across projects. */
@@ -182,6 +196,7 @@ export class SessionManager {
   /** Ends every session and closes every browser, pooled ones included (server shutdown). */
   async shutdown(): Promise<void> {
     await Promise.all(this.store.all().map((session) => session.stop('ended')));
+    await this.closing.all();
     await this.browsers.close();
   }
 }

@@ -72,8 +72,8 @@ export interface SessionInit {
   pictureSlot?: () => () => void;
   /** The client chose where the browser keeps its downloads (launchOptions.downloadsPath): they stay there too. */
   keepBrowserDownloads?: boolean;
-  /** Told once when the session stops for any reason (end, crash, expiry). */
-  onStop: (session: Session, reason: EndReason) => void;
+  /** Told once when the session stops for any reason (end, crash, expiry); `closed` settles once its browser and files are freed. */
+  onStop: (session: Session, reason: EndReason, closed: Promise<void>) => void;
   /** Told of each operation's outcome and times. */
   telemetry?: SessionTelemetry;
 }
@@ -83,6 +83,9 @@ const GONE_MESSAGES: Record<EndReason, string> = {
   crashed: 'Session is gone: its browser crashed or was closed',
   expired: 'Session expired (idle or maximum duration reached)',
 };
+
+/** Operations that only read the page: they need not wait for the last operation's replay picture. */
+const PAGE_READS = new Set(['observe', 'extract']);
 
 /** A live-page picture that takes longer than this (a frozen page) fails instead of piling up. */
 const LIVE_PICTURE_TIMEOUT_MS = 5_000;
@@ -344,16 +347,18 @@ export class Session {
     this.#assertLive();
     await this.#diskRoom?.();
     const queued = performance.now();
-    return this.#queue.run(async () => {
+    return this.#queue.run(async (holdTurn) => {
       // Busy from its turn on (a drain waits for busy sessions), the wait for the last picture included.
       this.#assertLive();
       this.#state = 'busy';
       clearTimeout(this.#idleTimer);
-      // The last operation's picture shows the page as that operation left it, not as this one changes it.
-      await this.#pictures.settled();
+      // The last operation's picture shows the page as that operation left it, not as this one changes it;
+      // a read changes nothing, so it runs while the picture is taken.
+      if (!PAGE_READS.has(method)) await this.#pictures.settled();
       this.#assertLive();
       const started = performance.now();
       let outcome = 'success';
+      let hungCheck: Promise<void> | undefined;
       // A page that crashed since the last operation was replaced: this one says so (navigate carries on).
       const crashedBefore = this.#pages.takeCrash();
       const page = await this.#pages.current();
@@ -384,8 +389,12 @@ export class Session {
         }
         const failure = this.#masked(this.#asOperationError(error));
         // A page that let an operation time out and no longer runs script would fail every operation after
-        // it: it is replaced, this operation stays a timeout, and the next one says so (as of a crash).
-        if (isDeckhandError(failure) && failure.code === 'timeout' && this.#isLive() && !(await pageResponds(page))) this.#pages.dropHung(page);
+        // it: it is replaced, this operation stays a timeout, and the next one says so (as of a crash). The
+        // timeout answers at once; the check holds the session's turn, so the next operation sees its outcome.
+        if (isDeckhandError(failure) && failure.code === 'timeout' && this.#isLive()) {
+          hungCheck = pageResponds(page).then((responds) => void (responds || !this.#isLive() || this.#pages.dropHung(page)));
+          holdTurn(hungCheck);
+        }
         outcome = isDeckhandError(failure) ? failure.code : 'internal_error';
         const recorded = isDeckhandError(failure) ? failure.message : UNEXPECTED_RECORD;
         const after = this.#isLive() ? await this.#pages.current() : undefined;
@@ -395,27 +404,39 @@ export class Session {
       } finally {
         this.#telemetry?.onOperation?.({ kind: method, outcome, queueWaitMs: started - queued, durationMs: performance.now() - started });
         deadline.dispose();
-        if (this.#isLive() && this.#queue.size <= 1) {
-          this.#state = 'ready';
-          this.#armIdleTimer();
-        }
+        const ready = () => {
+          if (this.#isLive() && this.#queue.size <= 1) {
+            this.#state = 'ready';
+            this.#armIdleTimer();
+          }
+        };
+        if (hungCheck) void hungCheck.then(ready);
+        else ready();
       }
     }, ctx.signal);
   }
 
-  /** Ends the session: closes (or disconnects from) its browser. Idempotent. */
+  /**
+   * Ends the session: it is unreachable at once (later calls get 410); the returned promise settles
+   * once its browser is closed (or disconnected from) and its files deleted. Idempotent.
+   */
   stop(reason: EndReason): Promise<void> {
     if (this.#closing) return this.#closing;
     this.#state = reason;
     clearTimeout(this.#idleTimer);
     clearTimeout(this.#lifetimeTimer);
-    this.#onStop(this, reason);
     this.#finalLook = this.#lookOnce();
     this.#closing = Promise.all([this.#finalLook, this.#pictures.settled()])
       .then(() => this.#browser.close())
       .catch(() => undefined)
       .then(async () => void (await Promise.all([this.#files.dispose(), this.#relayScope.dispose()]).catch(() => undefined)));
+    this.#onStop(this, reason, this.#closing);
     return this.#closing;
+  }
+
+  /** Whether the session holds files (downloads, files sent to it), which its end deletes before it answers. */
+  get holdsFiles(): boolean {
+    return this.#files.held;
   }
 
   /** Runs `work` on the browser context in the session's turn, outside its history, within the default timeout. */
