@@ -114,6 +114,11 @@ export class SessionManager {
       });
       this.store.add(session);
       this.telemetry.onSessionStart?.();
+      // A cluster's registry must know it before anyone is told of it: if it cannot, the start did not happen.
+      await this.shared.onStarted?.(session).catch(async (error: unknown) => {
+        await session.stop('ended').catch(() => undefined);
+        throw error;
+      });
       return session;
     } catch (error) {
       slot?.release();

@@ -5,6 +5,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { MiddlewareHandler } from 'hono';
 import { DeckhandError, isDeckhandError, type SessionManager } from '@deckhand/core';
+import type { RemoteSessions } from '@deckhand/mcp';
 import { safeDecode } from '../cdp-proxy';
 import { reject } from '../serve/adapter';
 import type { ClusterConfig } from '../config';
@@ -16,6 +17,7 @@ import { forwardRequest, OwnerUnreachable } from './forward';
 import { INTERNAL_PREFIX, internalHeaders } from './keys';
 import { NodeRegistry, type NodeLoss } from './node-registry';
 import { openRemoteChannel } from './remote-channel';
+import { remoteSessions, serveToolCall, TOOL_CALL_PATH } from './remote-tools';
 import { clusterUnavailable, type RedisLink } from './redis';
 import { lostError, SessionRegistry, type RegisteredSession } from './session-registry';
 
@@ -52,6 +54,8 @@ export interface ClusterNode {
   drain(): Promise<void>;
   /** Leaves the registry (after its sessions ended). */
   leave(): Promise<void>;
+  /** Sessions other nodes hold, for the hosted MCP endpoint's `start {sessionId}`. */
+  remoteSessions: RemoteSessions;
 }
 
 export interface ClusterNodeOptions {
@@ -96,9 +100,14 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
   /** The owner's URL for a session another node holds; 410 when the session or its node is gone. */
   const ownerUrlOf = (entry: RegisteredSession): string => {
     if (entry.state === 'lost') throw lostError(entry.id, entry.reason ?? 'its node stopped answering');
+    if (entry.state === 'ended') {
+      // Its node keeps what an ended session leaves (replay pictures) and answers what it still has,
+      // else its own 410; once that node is gone (died or drained), the registry's word is final.
+      const owner = nodes.isDead(entry.node) ? undefined : nodes.node(entry.node);
+      if (owner) return owner.url;
+      throw goneError(entry);
+    }
     if (nodes.isDead(entry.node)) throw lostError(entry.id, `its node (${entry.node}) stopped answering`);
-    // Its owner may have left since (drained): the registry's word is final.
-    if (entry.state === 'ended') throw new DeckhandError('session_gone', `Session ${entry.id} has ended (${entry.reason ?? 'ended'})`);
     // A node whose announcement expired is gone from the view before it is judged dead: until then, 503.
     const url = nodes.node(entry.node)?.url || entry.url;
     if (!url) throw clusterUnavailable(`the node that holds session ${entry.id} is not announced`);
@@ -138,6 +147,7 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
         const headers = new Headers(raw.headers);
         for (const name of Object.values(internalHeaders)) headers.delete(name);
         const projectId = c.req.header(internalHeaders.project) || undefined;
+        if (url.pathname === TOOL_CALL_PATH && raw.method === 'POST') return serveToolCall(sessions, raw, projectId);
         const inner = new Request(url, { method: raw.method, headers, body: raw.body, signal: raw.signal, duplex: 'half' } as RequestInit);
         return dispatch(inner, { ...c.env, internal: { projectId } });
       }),
@@ -181,7 +191,10 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
       const entry = await lookup(sessionId);
       // Unknown to the cluster, another project's, or this node's own: answered here (404 or 410).
       if (!entry || entry.project !== projectId || entry.node === nodes.id) return next();
-      return forward(c.req.raw, await bodyOf(c.req.raw, () => c.req.arrayBuffer()), ownerUrlOf(entry), projectId, `session ${sessionId}`, entry.node);
+      const answer = forward(c.req.raw, await bodyOf(c.req.raw, () => c.req.arrayBuffer()), ownerUrlOf(entry), projectId, `session ${sessionId}`, entry.node);
+      // An ended session's node that stopped answering (it left after a drain) took what it kept with it.
+      if (entry.state !== 'ended') return answer;
+      return answer.catch((error: unknown) => Promise.reject(isDeckhandError(error) && error.code === 'cluster_unavailable' ? goneError(entry) : error));
     }),
 
     registerStart: (sessionId, projectId) => registry.register(sessionId, projectId),
@@ -224,5 +237,15 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
       await registry.settled();
       await nodes.leave();
     },
+
+    remoteSessions: remoteSessions(async (projectId, sessionId) => {
+      const entry = await lookup(sessionId);
+      return !entry || entry.project !== projectId || entry.node === nodes.id ? undefined : ownerUrlOf(entry);
+    }, secret),
   };
+}
+
+/** The 410 for a session that ended (the registry's reason). */
+function goneError(entry: RegisteredSession): DeckhandError {
+  return new DeckhandError('session_gone', `Session ${entry.id} has ended (${entry.reason ?? 'ended'})`);
 }

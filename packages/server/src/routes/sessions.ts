@@ -4,18 +4,13 @@ import { limitsOf } from '../config';
 import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
 
-export function sessionHandlers({ sessions, cdp, live, config, cluster }: RouteDeps): Pick<Handlers, 'startSession' | 'listSessions' | 'endSession' | 'replaySession' | 'connectCdp'> {
+export function sessionHandlers({ sessions, cdp, live, config }: RouteDeps): Pick<Handlers, 'startSession' | 'listSessions' | 'endSession' | 'replaySession' | 'connectCdp'> {
   return {
     startSession: async (c) => {
       const body = c.req.valid('json');
       const modelApiKey = c.req.valid('header')['x-model-api-key'] || undefined;
       const projectId = c.get('projectId');
       const session = await sessions.start(projectId, body, { modelApiKey, projectMaxSessions: limitsOf(config, projectId).maxSessions });
-      // In a cluster the other nodes must find it; if the registry cannot say so, the start did not happen.
-      await cluster?.registerStart(session.id, projectId).catch(async (error: unknown) => {
-        await sessions.end(projectId, session.id).catch(() => undefined);
-        throw error;
-      });
       const cdpUrl = cdp.urlFor(c.req.url, session, projectId);
       const sessionUrl = live.pageUrl(c.req.url, session, projectId);
       const debugUrl = live.devtoolsUrl(c.req.url, session, projectId);
