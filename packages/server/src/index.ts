@@ -62,7 +62,7 @@ export async function startServer(
   );
   // The internal URL: DECKHAND_NODE_URL, else the listen address (known below, once listening).
   if (config.cluster && redis) {
-    cluster = createClusterNode({ config: config.cluster, redis, sessions, capacity: coreConfig.maxSessions, logger }, () => node.url ?? '');
+    cluster = createClusterNode({ config: config.cluster, redis, sessions, capacity: coreConfig.maxSessions, maxSessionMs: coreConfig.maxSessionMs, logger }, () => node.url ?? '');
   }
   metrics.readFrom(() => sessions.stats());
   const chromiumPath = () => {

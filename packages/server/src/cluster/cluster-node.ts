@@ -4,7 +4,7 @@
 // authenticated. Also the drain on SIGTERM.
 import { createMiddleware } from 'hono/factory';
 import type { MiddlewareHandler } from 'hono';
-import { DeckhandError, isDeckhandError, type SessionManager } from '@deckhand/core';
+import { DeckhandError, isDeckhandError, type SessionManager, type SessionPage } from '@deckhand/core';
 import type { RemoteSessions } from '@deckhand/mcp';
 import { safeDecode } from '../cdp-proxy';
 import { reject } from '../serve/adapter';
@@ -19,6 +19,7 @@ import { NodeRegistry, type NodeLoss } from './node-registry';
 import { openRemoteChannel } from './remote-channel';
 import { remoteSessions, serveToolCall, TOOL_CALL_PATH } from './remote-tools';
 import { clusterUnavailable, type RedisLink } from './redis';
+import { listClusterSessions } from './session-list';
 import { lostError, SessionRegistry, type RegisteredSession } from './session-registry';
 
 /** A session's routes: `/v1/sessions/<id>` and anything under it (start is not a session id). */
@@ -54,12 +55,16 @@ export interface ClusterNode {
   drain(): Promise<void>;
   /** Leaves the registry (after its sessions ended). */
   leave(): Promise<void>;
+  /** A page of the project's sessions on every node (GET /v1/sessions); 503 while Redis is down. */
+  listSessions(projectId: string, page: { limit?: number; cursor?: string }): Promise<SessionPage>;
   /** Sessions other nodes hold, for the hosted MCP endpoint's `start {sessionId}`. */
   remoteSessions: RemoteSessions;
 }
 
 export interface ClusterNodeOptions {
   config: ClusterConfig;
+  /** The longest a session lives (DECKHAND_MAX_SESSION_MS): how long the registry lists it. */
+  maxSessionMs: number;
   redis: RedisLink;
   sessions: SessionManager;
   /** Sessions this node may hold (DECKHAND_MAX_SESSIONS). */
@@ -69,11 +74,11 @@ export interface ClusterNodeOptions {
   onNodeLost?: (loss: NodeLoss) => Promise<void>;
 }
 
-export function createClusterNode({ config, redis, sessions, capacity, logger, onNodeLost }: ClusterNodeOptions, selfUrl: () => string): ClusterNode {
+export function createClusterNode({ config, redis, sessions, capacity, maxSessionMs, logger, onNodeLost }: ClusterNodeOptions, selfUrl: () => string): ClusterNode {
   const secret = clusterSecret(config.secret);
   const load = () => registry.ownedCount + sessions.stats().starting;
   const nodes: NodeRegistry = new NodeRegistry(redis, { url: selfUrl, capacity, load, onReconnect: () => registry.rewrite(), onNodeLost }, logger);
-  const registry = new SessionRegistry(redis, { id: nodes.id, url: selfUrl });
+  const registry = new SessionRegistry(redis, { id: nodes.id, url: selfUrl, maxSessionMs });
 
   /** Running sessions' registry entries read in the last OWNER_CACHE_MS; a node's death is still seen at once (isDead reads the node view). */
   const recent = new Map<string, { entry: RegisteredSession; until: number }>();
@@ -237,6 +242,15 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
       await registry.settled();
       await nodes.leave();
     },
+
+    listSessions: (projectId, page) =>
+      listClusterSessions(redis, projectId, page, (sessionId) => {
+        try {
+          return sessions.get(projectId, sessionId).state;
+        } catch {
+          return undefined;
+        }
+      }),
 
     remoteSessions: remoteSessions(async (projectId, sessionId) => {
       const entry = await lookup(sessionId);

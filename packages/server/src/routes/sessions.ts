@@ -4,7 +4,7 @@ import { limitsOf } from '../config';
 import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
 
-export function sessionHandlers({ sessions, cdp, live, config }: RouteDeps): Pick<Handlers, 'startSession' | 'listSessions' | 'endSession' | 'replaySession' | 'connectCdp'> {
+export function sessionHandlers({ sessions, cdp, live, config, cluster }: RouteDeps): Pick<Handlers, 'startSession' | 'listSessions' | 'endSession' | 'replaySession' | 'connectCdp'> {
   return {
     startSession: async (c) => {
       const body = c.req.valid('json');
@@ -17,9 +17,12 @@ export function sessionHandlers({ sessions, cdp, live, config }: RouteDeps): Pic
       return c.json({ success: true as const, data: { sessionId: session.id, available: true, cdpUrl, sessionUrl, debugUrl } }, 200);
     },
 
-    listSessions: (c) => {
+    // On a cluster, every node's sessions (from its registry); else this process's.
+    listSessions: async (c) => {
       const { limit, cursor } = c.req.valid('query');
-      return c.json({ success: true as const, data: sessions.list(c.get('projectId'), { limit: limit === undefined ? undefined : Number(limit), cursor }) }, 200);
+      const page = { limit: limit === undefined ? undefined : Number(limit), cursor };
+      const projectId = c.get('projectId');
+      return c.json({ success: true as const, data: cluster ? await cluster.listSessions(projectId, page) : sessions.list(projectId, page) }, 200);
     },
 
     endSession: async (c) => {
