@@ -197,9 +197,15 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
       // Unknown to the cluster, another project's, or this node's own: answered here (404 or 410).
       if (!entry || entry.project !== projectId || entry.node === nodes.id) return next();
       const answer = forward(c.req.raw, await bodyOf(c.req.raw, () => c.req.arrayBuffer()), ownerUrlOf(entry), projectId, `session ${sessionId}`, entry.node);
-      // An ended session's node that stopped answering (it left after a drain) took what it kept with it.
-      if (entry.state !== 'ended') return answer;
-      return answer.catch((error: unknown) => Promise.reject(isDeckhandError(error) && error.code === 'cluster_unavailable' ? goneError(entry) : error));
+      return answer.catch(async (error: unknown) => {
+        if (!isDeckhandError(error) || error.code !== 'cluster_unavailable') throw error;
+        // An ended session's node that stopped answering (it left after a drain) took what it kept with it.
+        if (entry.state === 'ended') throw goneError(entry);
+        // The entry may be a cached one from before its node was found dead and its sessions marked lost.
+        recent.delete(sessionId);
+        const now = await lookup(sessionId).catch(() => undefined);
+        throw now?.state === 'lost' ? lostError(now.id, now.reason ?? 'its node stopped answering') : error;
+      });
     }),
 
     registerStart: (sessionId, projectId) => registry.register(sessionId, projectId),
