@@ -55,7 +55,7 @@ describe('an MCP keepAlive session re-attached through another node', () => {
     expect(after.body.code).toBe('session_gone');
   }, 120_000);
 
-  it('is not reached by another project\'s key through any node (404, as a session that never was)', async () => {
+  it('is not reached by another project\'s key through any node (404, as a session that never was), nor without the cluster secret', async () => {
     const id = await keptAliveOn(cluster.nodes[0]!);
     for (const node of cluster.nodes) {
       const other = await connectHttp(`${node.url}/mcp`, 'legacy', bearer(KEYS.beta));
@@ -69,6 +69,10 @@ describe('an MCP keepAlive session re-attached through another node', () => {
       const record = await call(node, 'GET', `/v1/sessions/${id}`, undefined, KEYS.beta);
       expect(record.status).toBe(404);
     }
+    // Nor by calling the owner's internal tool route without the cluster secret (a key, or a forged secret).
+    const forged = { 'x-deckhand-cluster-secret': 'f'.repeat(64), 'x-deckhand-project': 'alpha' };
+    const asTool = { sessionId: id, tool: 'navigate', input: { url: cluster.fixtures.url('forms.html?forged') } };
+    for (const headers of [{}, forged]) expect((await call(cluster.nodes[0]!, 'POST', '/_cluster/mcp/tool', asTool, KEYS.beta, headers)).status).toBe(401);
     expect((await call(cluster.nodes[1]!, 'POST', `/v1/sessions/${id}/end`, {})).status).toBe(200);
   }, 120_000);
 });

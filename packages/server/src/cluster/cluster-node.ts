@@ -240,7 +240,7 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
       nodes.draining = true;
       await nodes.beat();
       const deadline = Date.now() + config.drainMs;
-      while (Date.now() < deadline && (sessions.stats().states.busy ?? 0) > 0) await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+      while (Date.now() < deadline && sessions.stats().operations > 0) await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
       logger.info('drained: ending this node\'s sessions', { node: nodes.id });
     },
 
