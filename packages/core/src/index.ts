@@ -5,6 +5,7 @@ export type { FinalLook, Session, SessionState } from './session/session.js';
 export { inMemorySharedState, type SharedSessionState } from './session/shared-state.js';
 export type { ProjectSlot, ProjectSlots } from './session/project-slots.js';
 export type { OpenedFile } from './session/session-files.js';
+export { cursorPosition, DEFAULT_PAGE_SIZE, pageOfSessions, type ListedSession, type SessionPage } from './session/session-list.js';
 export type { OpContext, OperationScope } from './scope/operation-scope.js';
 export { defineTool, viewOf, type Tool, type ToolCapability, type ToolView } from './tools/tool.js';
 export { inCapabilities, toolCatalog, toolNamed } from './tools/catalog.js';

@@ -3,12 +3,14 @@
 // model that goes straight to `navigate` is not turned away. After `end`, a page tool is told to call
 // `start` (a fresh blank browser would answer "nothing matches" to a model that meant the old page),
 // unless the client asked for autoStart. When the MCP session closes, its browser session ends with
-// it unless keepAlive asked otherwise.
-import { DeckhandError, type Session, type SessionManager } from '@deckhand/core';
+// it unless keepAlive asked otherwise. On a cluster, `start {sessionId}` attaches to a session another
+// node holds, and the tools run there.
+import { DeckhandError, isDeckhandError, type Session, type SessionManager } from '@deckhand/core';
+import { drivenHere, type DrivenSession, type RemoteSessions } from './driven-session.js';
 import { startRequestOf, type McpSessionOptions } from './session-options.js';
 
 export class ActiveSession {
-  #session?: Session;
+  #session?: DrivenSession;
   #starting?: Promise<Session>;
   /** `end` closed the session and no `start` came since. */
   #ended = false;
@@ -17,6 +19,8 @@ export class ActiveSession {
     private readonly sessions: SessionManager,
     private readonly projectId: string,
     readonly options: McpSessionOptions,
+    /** Sessions other nodes hold (a cluster); absent: only this process's. */
+    private readonly remote?: RemoteSessions,
   ) {}
 
   get id(): string | undefined {
@@ -25,11 +29,11 @@ export class ActiveSession {
 
   /** Starting a browser or running an operation: an idle MCP session is not closed under it. */
   get busy(): boolean {
-    return this.#starting !== undefined || this.#live()?.state === 'busy';
+    return this.#starting !== undefined || this.#live()?.busy === true;
   }
 
   /** The active session, started first when there is none (or the one there was has ended on its own). */
-  async current(): Promise<Session> {
+  async current(): Promise<DrivenSession> {
     const live = this.#live();
     if (live) return live;
     if (this.#ended && !this.options.autoStart) {
@@ -43,19 +47,19 @@ export class ActiveSession {
    * one. The one it replaces ends, as it would when the MCP session closes (unless keepAlive): one
    * active browser session per MCP session, none left behind unreachable.
    */
-  async start(sessionId?: string): Promise<Session> {
+  async start(sessionId?: string): Promise<DrivenSession> {
     const previous = this.#live();
     this.#ended = false;
     if (sessionId) {
-      this.#session = this.sessions.get(this.projectId, sessionId);
+      this.#session = previous?.id === sessionId ? previous : await this.#attach(sessionId);
     } else {
       // Two calls racing to start (an eager client) share one browser instead of leaking one.
       this.#starting ??= this.sessions
         .start(this.projectId, startRequestOf(this.options), { modelApiKey: this.options.modelApiKey })
         .finally(() => (this.#starting = undefined));
-      this.#session = await this.#starting;
+      this.#session = drivenHere(await this.#starting);
     }
-    if (previous && previous !== this.#session && !this.options.keepAlive) await previous.stop('ended');
+    if (previous && previous !== this.#session && !this.options.keepAlive) await previous.stop();
     return this.#session;
   }
 
@@ -65,7 +69,7 @@ export class ActiveSession {
     this.#session = undefined;
     this.#ended = true;
     if (!session) return undefined;
-    await session.stop('ended');
+    await session.stop();
     return session.id;
   }
 
@@ -78,8 +82,20 @@ export class ActiveSession {
     await this.end();
   }
 
-  #live(): Session | undefined {
-    const state = this.#session?.state;
-    return state === 'ready' || state === 'busy' ? this.#session : undefined;
+  #live(): DrivenSession | undefined {
+    return this.#session?.live ? this.#session : undefined;
+  }
+
+  /** This project's session here, else where another node holds it; this process's 404 when none does. */
+  async #attach(sessionId: string): Promise<DrivenSession> {
+    try {
+      return drivenHere(this.sessions.get(this.projectId, sessionId));
+    } catch (error) {
+      const elsewhere = this.remote && isDeckhandError(error) && error.code === 'session_not_found';
+      if (!elsewhere) throw error;
+      const there = await this.remote.attach(this.projectId, sessionId);
+      if (!there) throw error;
+      return there;
+    }
   }
 }

@@ -16,8 +16,9 @@ import {
   type AuthInfo,
   type McpServer,
 } from '@modelcontextprotocol/server';
-import { DeckhandError, KeyedCounts, TokenBuckets, type Session, type SessionManager } from '@deckhand/core';
+import { DeckhandError, KeyedCounts, TokenBuckets, type SessionManager } from '@deckhand/core';
 import { ActiveSession } from './active-session.js';
+import type { RemoteSessions } from './driven-session.js';
 import type { McpSessionOptions } from './session-options.js';
 import type { McpSessionRecords } from './session-records.js';
 import { createToolServer } from './tool-server.js';
@@ -41,9 +42,11 @@ export interface McpEndpointOptions {
   limits?: { maxSessions?: number; openRate?: number };
   onUnexpectedError?: (error: unknown, tool: string) => void;
   /** The live page of a session, for `start` to hand out (built on the request's address, for the caller's project). */
-  liveViewUrlOf?(requestUrl: string, session: Session, projectId: string): string;
+  liveViewUrlOf?(requestUrl: string, session: { id: string }, projectId: string): string;
   /** A cluster's record of MCP sessions, so any node reaches one another node holds (absent: this process only). */
   records?: McpSessionRecords;
+  /** A cluster's sessions held by other nodes, which `start {sessionId}` attaches to (absent: this process only). */
+  remote?: RemoteSessions;
 }
 
 export interface McpEndpoint {
@@ -67,7 +70,7 @@ interface Held {
 interface Caller {
   projectId: string;
   options: McpSessionOptions;
-  liveViewUrl?: (session: Session) => string;
+  liveViewUrl?: (session: { id: string }) => string;
 }
 
 export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
@@ -117,7 +120,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       if (!held) {
         // A 2026-07-28 client has no MCP session to remember an `end` in: every client of this key and
         // options shares this one, so a later client's first page tool starts a browser as on a first call.
-        const active = new ActiveSession(opts.sessions, caller.projectId, { ...caller.options, autoStart: true });
+        const active = new ActiveSession(opts.sessions, caller.projectId, { ...caller.options, autoStart: true }, opts.remote);
         held = { projectId: caller.projectId, active, close: () => active.release() };
         modern.set(key, held);
       }
@@ -153,7 +156,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
   }
 
   async function initializeLegacy(request: Request, caller: Caller): Promise<Response> {
-    const active = new ActiveSession(opts.sessions, caller.projectId, caller.options);
+    const active = new ActiveSession(opts.sessions, caller.projectId, caller.options, opts.remote);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -183,7 +186,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       const caller: Caller = {
         projectId,
         options: opts.optionsOf(request),
-        ...(liveViewUrlOf && { liveViewUrl: (session: Session) => liveViewUrlOf(request.url, session, projectId) }),
+        ...(liveViewUrlOf && { liveViewUrl: (session: { id: string }) => liveViewUrlOf(request.url, session, projectId) }),
       };
       if (await isLegacyRequest(request)) return serveLegacy(request, caller);
       if (!modern.has(modernKey(caller))) admit(caller.projectId);

@@ -1,5 +1,6 @@
 // The MCP tool server: the tools, and the Streamable HTTP endpoint the main server mounts at /mcp.
 export { ActiveSession } from './active-session.js';
+export type { DrivenSession, RemoteSessions } from './driven-session.js';
 export { createMcpEndpoint, type McpEndpoint, type McpEndpointOptions } from './http-endpoint.js';
 export { presentedMcpKey, type PresentedKey } from './mcp-key.js';
 export { sessionOptionsFromQuery } from './query-options.js';

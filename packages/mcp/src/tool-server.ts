@@ -3,7 +3,7 @@
 // reads, and start/end, which set and close that session. A failure is a tool result with isError
 // and a message the model can act on, never a protocol error.
 import { McpServer, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
-import { inCapabilities, isDeckhandError, toolCatalog, viewOf, type Session, type Tool } from '@deckhand/core';
+import { inCapabilities, isDeckhandError, toolCatalog, type Tool } from '@deckhand/core';
 import { z } from 'zod';
 import type { ActiveSession } from './active-session.js';
 import { inMcpTerms } from './mcp-terms.js';
@@ -12,7 +12,7 @@ export interface ToolServerOptions {
   active: ActiveSession;
   version: string;
   /** The page where a person can watch a session, where the server has one (the hosted /mcp). */
-  liveViewUrl?: (session: Session) => string;
+  liveViewUrl?: (session: { id: string }) => string;
   /** Told of a failure that is not one of Deckhand's own (a bug): the model gets a generic message. */
   onUnexpectedError?: (error: unknown, tool: string) => void;
 }
@@ -36,7 +36,7 @@ export function createToolServer({ active, version, liveViewUrl, onUnexpectedErr
           await progress(0, `${tool.name}: waiting for the browser session`);
           const session = await active.current();
           await progress(1, `${tool.name}: running on session ${session.id}`);
-          const view = viewOf(tool, await session.runTool(tool, input, { signal: ctx.mcpReq.signal }));
+          const view = await session.runTool(tool, input, ctx.mcpReq.signal);
           await progress(2, `${tool.name}: done`);
           const text = inMcpTerms(view.text);
           // An act that found nothing to do is a failure the model should see as one.

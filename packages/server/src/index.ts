@@ -57,11 +57,12 @@ export async function startServer(
         cluster?.sessionStopped(sessionId, reason);
       },
     },
-    shared.sessions,
+    // Every session started here is in the cluster's registry (or was not started), whichever way it came.
+    { ...shared.sessions, ...(config.cluster && { onStarted: (session) => cluster!.registerStart(session.id, session.projectId) }) },
   );
   // The internal URL: DECKHAND_NODE_URL, else the listen address (known below, once listening).
   if (config.cluster && redis) {
-    cluster = createClusterNode({ config: config.cluster, redis, sessions, capacity: coreConfig.maxSessions, logger }, () => node.url ?? '');
+    cluster = createClusterNode({ config: config.cluster, redis, sessions, capacity: coreConfig.maxSessions, maxSessionMs: coreConfig.maxSessionMs, logger }, () => node.url ?? '');
   }
   metrics.readFrom(() => sessions.stats());
   const chromiumPath = () => {
@@ -77,7 +78,7 @@ export async function startServer(
   const live = createLiveTokens(origin, shared.liveSecret);
   const devtools = createDevtoolsLinks(sessions, origin);
   const relayCap = relaySockets(config.relaySocketsPerProject);
-  const mcp = createHostedMcp(sessions, config, logger, live, shared.mcpSessions);
+  const mcp = createHostedMcp(sessions, config, logger, live, { records: shared.mcpSessions, remote: cluster?.remoteSessions });
   const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp, metrics, cluster, rates: shared.rates, ended: shared.ended });
   const local = (path: string) => relayCap.admit(devtools.route(path) ?? cdp.route(path));
   const upgrade = cluster ? (path: string, header: (name: string) => string | undefined) => cluster!.routeUpgrade(path, header, local) : local;

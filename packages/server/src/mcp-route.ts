@@ -5,15 +5,18 @@
 // spec's order (mcp-key.ts), so sessions started here are the project's, visible over the API.
 import type { Context } from 'hono';
 import { DeckhandError, firstLine, type SessionManager } from '@deckhand/core';
-import { createMcpEndpoint, MCP_SERVER_VERSION, presentedMcpKey, sessionOptionsFromQuery, type McpEndpoint, type McpSessionRecords } from '@deckhand/mcp';
+import { createMcpEndpoint, MCP_SERVER_VERSION, presentedMcpKey, sessionOptionsFromQuery, type McpEndpoint, type McpSessionRecords, type RemoteSessions } from '@deckhand/mcp';
 import { isLoopback, OPEN_PROJECT, type ServerConfig } from './config';
 import type { AppEnv } from './env';
 import type { LiveTokens } from './live-page/live-tokens';
 import type { Logger } from './logger';
 
-export function createHostedMcp(sessions: SessionManager, config: ServerConfig, logger: Logger, live: LiveTokens, records?: McpSessionRecords): McpEndpoint {
+/** `cluster`: the MCP sessions and browser sessions other nodes hold (absent: this process only). */
+export function createHostedMcp(sessions: SessionManager, config: ServerConfig, logger: Logger, live: LiveTokens, cluster: { records?: McpSessionRecords; remote?: RemoteSessions } = {}): McpEndpoint {
+  const { records, remote } = cluster;
   return createMcpEndpoint({
     ...(records && { records }),
+    ...(remote && { remote }),
     sessions,
     loopback: isLoopback(config.host),
     idleMs: config.mcp.idleMs,

@@ -129,6 +129,10 @@ export interface paths {
          *     server remembers them (the last 10,000 ended, all projects together). Another project's
          *     sessions never appear.
          *     Page with `limit` and the `nextCursor` of the previous page.
+         *     On a cluster (several nodes on one Redis), every node answers the same list: the sessions of
+         *     all nodes, ended ones for 24 hours, and a session another node runs reads `ready` (its own
+         *     node says `busy`); one lost with its node reads `crashed`. With Redis unreachable: 503
+         *     `cluster_unavailable` with `retry-after`.
          */
         get: operations["listSessions"];
         put?: never;
@@ -1829,6 +1833,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listDownloads: {

@@ -26,7 +26,8 @@ function cursorOf(session: ListedSession): string {
   return Buffer.from(JSON.stringify([session.startedAt, session.sessionId])).toString('base64url');
 }
 
-function positionOf(cursor: string): { startedAt: number; sessionId: string } {
+/** Where a page's cursor says the last page ended; 400 for a cursor this server did not give. */
+export function cursorPosition(cursor: string): { startedAt: number; sessionId: string } {
   try {
     const [startedAt, sessionId] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
     if (typeof startedAt === 'number' && typeof sessionId === 'string') return { startedAt, sessionId };
@@ -39,7 +40,7 @@ function positionOf(cursor: string): { startedAt: number; sessionId: string } {
 }
 
 export function pageOfSessions(all: ListedSession[], { limit = DEFAULT_PAGE_SIZE, cursor }: { limit?: number; cursor?: string }): SessionPage {
-  const after = cursor === undefined ? undefined : positionOf(cursor);
+  const after = cursor === undefined ? undefined : cursorPosition(cursor);
   const ordered = all.sort((a, b) => (before(a, b) ? -1 : 1)).filter((session) => !after || before(after, session));
   const page = ordered.slice(0, limit);
   const last = page.at(-1);

@@ -44,6 +44,8 @@ export interface SessionStats extends BrowserStats {
   states: Partial<Record<SessionState, number>>;
   /** Sessions being started (holding a slot, not yet live). */
   starting: number;
+  /** Operations called and not yet answered, across sessions (a drain waits for them). */
+  operations: number;
 }
 
 /** A slot frees only when a client ends a session or one expires, so this is a hint, not a promise. */
@@ -121,6 +123,11 @@ export class SessionManager {
       });
       this.store.add(session);
       this.telemetry.onSessionStart?.();
+      // A cluster's registry must know it before anyone is told of it: if it cannot, the start did not happen.
+      await this.shared.onStarted?.(session).catch(async (error: unknown) => {
+        await session.stop('ended').catch(() => undefined);
+        throw error;
+      });
       return session;
     } catch (error) {
       slot?.release();
@@ -189,8 +196,12 @@ export class SessionManager {
   /** What runs now, across projects, for the server's metrics: no ids, only counts. */
   stats(): SessionStats {
     const states: Partial<Record<SessionState, number>> = {};
-    for (const session of this.store.all()) states[session.state] = (states[session.state] ?? 0) + 1;
-    return { states, starting: sum(this.starting.values()), ...this.browsers.stats() };
+    let operations = 0;
+    for (const session of this.store.all()) {
+      states[session.state] = (states[session.state] ?? 0) + 1;
+      operations += session.operationsCalled;
+    }
+    return { states, starting: sum(this.starting.values()), operations, ...this.browsers.stats() };
   }
 
   /** Ends every session and closes every browser, pooled ones included (server shutdown). */

@@ -126,6 +126,8 @@ export class Session {
   readonly settings: SessionSettings;
   readonly #modelApiKey?: string;
   #state: SessionState = 'ready';
+  /** Operations called and not yet answered. */
+  #called = 0;
   readonly #browser: BrowserHandle;
   readonly #config: CoreConfig;
   readonly #onStop: SessionInit['onStop'];
@@ -345,7 +347,22 @@ export class Session {
    */
   async perform<T>(method: string, parameters: unknown, ctx: OpContext, timeoutMs: number, operation: (scope: OperationScope) => Promise<T>): Promise<T> {
     this.#assertLive();
-    await this.#diskRoom?.();
+    // Counted from its call, not its turn: a drain that came while the disk check ran ended the session under it.
+    this.#called += 1;
+    try {
+      await this.#diskRoom?.();
+      return await this.#perform(method, parameters, ctx, timeoutMs, operation);
+    } finally {
+      this.#called -= 1;
+    }
+  }
+
+  /** Operations called and not yet answered (waiting for their turn included). */
+  get operationsCalled(): number {
+    return this.#called;
+  }
+
+  #perform<T>(method: string, parameters: unknown, ctx: OpContext, timeoutMs: number, operation: (scope: OperationScope) => Promise<T>): Promise<T> {
     const queued = performance.now();
     return this.#queue.run(async (holdTurn) => {
       // Busy from its turn on (a drain waits for busy sessions), the wait for the last picture included.

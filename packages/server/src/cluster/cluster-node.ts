@@ -4,7 +4,8 @@
 // authenticated. Also the drain on SIGTERM.
 import { createMiddleware } from 'hono/factory';
 import type { MiddlewareHandler } from 'hono';
-import { DeckhandError, isDeckhandError, type SessionManager } from '@deckhand/core';
+import { DeckhandError, isDeckhandError, type SessionManager, type SessionPage } from '@deckhand/core';
+import type { RemoteSessions } from '@deckhand/mcp';
 import { safeDecode } from '../cdp-proxy';
 import { reject } from '../serve/adapter';
 import type { ClusterConfig } from '../config';
@@ -16,7 +17,9 @@ import { forwardRequest, OwnerUnreachable } from './forward';
 import { INTERNAL_PREFIX, internalHeaders } from './keys';
 import { NodeRegistry, type NodeLoss } from './node-registry';
 import { openRemoteChannel } from './remote-channel';
+import { remoteSessions, serveToolCall, TOOL_CALL_PATH } from './remote-tools';
 import { clusterUnavailable, type RedisLink } from './redis';
+import { listClusterSessions } from './session-list';
 import { lostError, SessionRegistry, type RegisteredSession } from './session-registry';
 
 /** A session's routes: `/v1/sessions/<id>` and anything under it (start is not a session id). */
@@ -52,10 +55,16 @@ export interface ClusterNode {
   drain(): Promise<void>;
   /** Leaves the registry (after its sessions ended). */
   leave(): Promise<void>;
+  /** A page of the project's sessions on every node (GET /v1/sessions); 503 while Redis is down. */
+  listSessions(projectId: string, page: { limit?: number; cursor?: string }): Promise<SessionPage>;
+  /** Sessions other nodes hold, for the hosted MCP endpoint's `start {sessionId}`. */
+  remoteSessions: RemoteSessions;
 }
 
 export interface ClusterNodeOptions {
   config: ClusterConfig;
+  /** The longest a session lives (DECKHAND_MAX_SESSION_MS): how long the registry lists it. */
+  maxSessionMs: number;
   redis: RedisLink;
   sessions: SessionManager;
   /** Sessions this node may hold (DECKHAND_MAX_SESSIONS). */
@@ -65,11 +74,11 @@ export interface ClusterNodeOptions {
   onNodeLost?: (loss: NodeLoss) => Promise<void>;
 }
 
-export function createClusterNode({ config, redis, sessions, capacity, logger, onNodeLost }: ClusterNodeOptions, selfUrl: () => string): ClusterNode {
+export function createClusterNode({ config, redis, sessions, capacity, maxSessionMs, logger, onNodeLost }: ClusterNodeOptions, selfUrl: () => string): ClusterNode {
   const secret = clusterSecret(config.secret);
   const load = () => registry.ownedCount + sessions.stats().starting;
   const nodes: NodeRegistry = new NodeRegistry(redis, { url: selfUrl, capacity, load, onReconnect: () => registry.rewrite(), onNodeLost }, logger);
-  const registry = new SessionRegistry(redis, { id: nodes.id, url: selfUrl });
+  const registry = new SessionRegistry(redis, { id: nodes.id, url: selfUrl, maxSessionMs });
 
   /** Running sessions' registry entries read in the last OWNER_CACHE_MS; a node's death is still seen at once (isDead reads the node view). */
   const recent = new Map<string, { entry: RegisteredSession; until: number }>();
@@ -96,9 +105,14 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
   /** The owner's URL for a session another node holds; 410 when the session or its node is gone. */
   const ownerUrlOf = (entry: RegisteredSession): string => {
     if (entry.state === 'lost') throw lostError(entry.id, entry.reason ?? 'its node stopped answering');
+    if (entry.state === 'ended') {
+      // Its node keeps what an ended session leaves (replay pictures) and answers what it still has,
+      // else its own 410; once that node is gone (died or drained), the registry's word is final.
+      const owner = nodes.isDead(entry.node) ? undefined : nodes.node(entry.node);
+      if (owner) return owner.url;
+      throw goneError(entry);
+    }
     if (nodes.isDead(entry.node)) throw lostError(entry.id, `its node (${entry.node}) stopped answering`);
-    // Its owner may have left since (drained): the registry's word is final.
-    if (entry.state === 'ended') throw new DeckhandError('session_gone', `Session ${entry.id} has ended (${entry.reason ?? 'ended'})`);
     // A node whose announcement expired is gone from the view before it is judged dead: until then, 503.
     const url = nodes.node(entry.node)?.url || entry.url;
     if (!url) throw clusterUnavailable(`the node that holds session ${entry.id} is not announced`);
@@ -138,6 +152,7 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
         const headers = new Headers(raw.headers);
         for (const name of Object.values(internalHeaders)) headers.delete(name);
         const projectId = c.req.header(internalHeaders.project) || undefined;
+        if (url.pathname === TOOL_CALL_PATH && raw.method === 'POST') return serveToolCall(sessions, raw, projectId);
         const inner = new Request(url, { method: raw.method, headers, body: raw.body, signal: raw.signal, duplex: 'half' } as RequestInit);
         return dispatch(inner, { ...c.env, internal: { projectId } });
       }),
@@ -181,7 +196,16 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
       const entry = await lookup(sessionId);
       // Unknown to the cluster, another project's, or this node's own: answered here (404 or 410).
       if (!entry || entry.project !== projectId || entry.node === nodes.id) return next();
-      return forward(c.req.raw, await bodyOf(c.req.raw, () => c.req.arrayBuffer()), ownerUrlOf(entry), projectId, `session ${sessionId}`, entry.node);
+      const answer = forward(c.req.raw, await bodyOf(c.req.raw, () => c.req.arrayBuffer()), ownerUrlOf(entry), projectId, `session ${sessionId}`, entry.node);
+      return answer.catch(async (error: unknown) => {
+        if (!isDeckhandError(error) || error.code !== 'cluster_unavailable') throw error;
+        // An ended session's node that stopped answering (it left after a drain) took what it kept with it.
+        if (entry.state === 'ended') throw goneError(entry);
+        // The entry may be a cached one from before its node was found dead and its sessions marked lost.
+        recent.delete(sessionId);
+        const now = await lookup(sessionId).catch(() => undefined);
+        throw now?.state === 'lost' ? lostError(now.id, now.reason ?? 'its node stopped answering') : error;
+      });
     }),
 
     registerStart: (sessionId, projectId) => registry.register(sessionId, projectId),
@@ -216,7 +240,7 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
       nodes.draining = true;
       await nodes.beat();
       const deadline = Date.now() + config.drainMs;
-      while (Date.now() < deadline && (sessions.stats().states.busy ?? 0) > 0) await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+      while (Date.now() < deadline && sessions.stats().operations > 0) await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
       logger.info('drained: ending this node\'s sessions', { node: nodes.id });
     },
 
@@ -224,5 +248,24 @@ export function createClusterNode({ config, redis, sessions, capacity, logger, o
       await registry.settled();
       await nodes.leave();
     },
+
+    listSessions: (projectId, page) =>
+      listClusterSessions(redis, projectId, page, (sessionId) => {
+        try {
+          return sessions.get(projectId, sessionId).state;
+        } catch {
+          return undefined;
+        }
+      }),
+
+    remoteSessions: remoteSessions(async (projectId, sessionId) => {
+      const entry = await lookup(sessionId);
+      return !entry || entry.project !== projectId || entry.node === nodes.id ? undefined : ownerUrlOf(entry);
+    }, secret),
   };
+}
+
+/** The 410 for a session that ended (the registry's reason). */
+function goneError(entry: RegisteredSession): DeckhandError {
+  return new DeckhandError('session_gone', `Session ${entry.id} has ended (${entry.reason ?? 'ended'})`);
 }

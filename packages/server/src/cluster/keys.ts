@@ -12,6 +12,8 @@ export const keys = {
   nodeSessions: (nodeId: string) => `${PREFIX}node-sessions:${nodeId}`,
   /** HASH of one session: node, url (the owner's internal URL), project, state, startedAt, updatedAt, endedAt, reason. */
   session: (sessionId: string) => `${PREFIX}session:${sessionId}`,
+  /** ZSET of one project: session id → its start (ms since the epoch); what GET /v1/sessions lists, trimmed as its sessions' hashes expire. */
+  projectSessions: (projectId: string) => `${PREFIX}project-sessions:${projectId}`,
   /** String, SET NX with an expiry: the node sweeping dead nodes' sessions now (one at a time). */
   sweepLock: `${PREFIX}sweep-lock`,
   /** ZSET of one project: slot id → the time (ms, Redis clock) it expires unless its node renews it; one member per live session. */

@@ -30,7 +30,7 @@ export function openRemoteChannel(ownerUrl: string, pathAndQuery: string, secret
 }
 
 /** The owner's refusal (its error body), as the same error here. */
-function refusalFrom(status: number, text: string): DeckhandError {
+export function refusalFrom(status: number, text: string): DeckhandError {
   try {
     const body = JSON.parse(text) as { code?: string; message?: string };
     if (body.code && body.message) return new DeckhandError(body.code as never, body.message);

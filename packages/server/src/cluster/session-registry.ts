@@ -27,7 +27,8 @@ export class SessionRegistry {
 
   constructor(
     private readonly redis: RedisLink,
-    private readonly self: { id: string; url: () => string },
+    /** `maxSessionMs`: the longest a session lives (a project's list keeps a session this long, and 24 h after it stops). */
+    private readonly self: { id: string; url: () => string; maxSessionMs: number },
   ) {}
 
   /** How many sessions this node holds live. */
@@ -85,12 +86,17 @@ export class SessionRegistry {
   }
 
   #write(sessionId: string, project: string, startedAt: number): Promise<unknown> {
+    // The project's list outlives none of its sessions' hashes; what it holds beyond them is dropped as it is read.
+    const listKept = this.self.maxSessionMs + STOPPED_SESSION_TTL_MS;
     return this.redis.run((client) =>
       client
         .multi()
         .hSet(keys.session(sessionId), { node: this.self.id, url: this.self.url(), project, state: 'running', startedAt, updatedAt: Date.now() })
         .persist(keys.session(sessionId))
         .sAdd(keys.nodeSessions(this.self.id), sessionId)
+        .zAdd(keys.projectSessions(project), { score: startedAt, value: sessionId })
+        .zRemRangeByScore(keys.projectSessions(project), '-inf', Date.now() - listKept)
+        .pExpire(keys.projectSessions(project), listKept)
         .exec(),
     );
   }

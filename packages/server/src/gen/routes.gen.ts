@@ -78,6 +78,7 @@ export const listSessions = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "No browser could be started.", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 

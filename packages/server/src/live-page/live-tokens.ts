@@ -18,7 +18,7 @@ const REFUSALS: Record<LinkPurpose, string> = {
 
 export interface LiveTokens {
   /** The live page of a session, with its token, as the request's client reaches this server. */
-  pageUrl(requestUrl: string, session: Session, projectId: string): string;
+  pageUrl(requestUrl: string, session: { id: string }, projectId: string): string;
   /** The DevTools link of a session (it redirects to a front end on a one-time page connection). */
   devtoolsUrl(requestUrl: string, session: Session, projectId: string): string;
   /** The project a token was made for, if it was made for this session and purpose; else 401. */
@@ -27,7 +27,7 @@ export interface LiveTokens {
 
 export function createLiveTokens(options: { publicUrl?: string }, secret: Buffer = randomBytes(32)): LiveTokens {
   const sign = (purpose: LinkPurpose, projectId: string, sessionId: string) => createHmac('sha256', secret).update(`${purpose}\n${projectId}\n${sessionId}`).digest();
-  const link = (purpose: LinkPurpose) => (requestUrl: string, session: Session, projectId: string) => {
+  const link = (purpose: LinkPurpose) => (requestUrl: string, session: { id: string }, projectId: string) => {
     const url = publicUrl(requestUrl, options.publicUrl, `/v1/sessions/${encodeURIComponent(session.id)}/${PATHS[purpose]}`);
     url.search = `token=${Buffer.from(projectId).toString('base64url')}.${sign(purpose, projectId, session.id).toString('base64url')}`;
     return url.href;

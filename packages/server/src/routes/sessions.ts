@@ -11,20 +11,18 @@ export function sessionHandlers({ sessions, cdp, live, config, cluster }: RouteD
       const modelApiKey = c.req.valid('header')['x-model-api-key'] || undefined;
       const projectId = c.get('projectId');
       const session = await sessions.start(projectId, body, { modelApiKey, projectMaxSessions: limitsOf(config, projectId).maxSessions });
-      // In a cluster the other nodes must find it; if the registry cannot say so, the start did not happen.
-      await cluster?.registerStart(session.id, projectId).catch(async (error: unknown) => {
-        await sessions.end(projectId, session.id).catch(() => undefined);
-        throw error;
-      });
       const cdpUrl = cdp.urlFor(c.req.url, session, projectId);
       const sessionUrl = live.pageUrl(c.req.url, session, projectId);
       const debugUrl = live.devtoolsUrl(c.req.url, session, projectId);
       return c.json({ success: true as const, data: { sessionId: session.id, available: true, cdpUrl, sessionUrl, debugUrl } }, 200);
     },
 
-    listSessions: (c) => {
+    // On a cluster, every node's sessions (from its registry); else this process's.
+    listSessions: async (c) => {
       const { limit, cursor } = c.req.valid('query');
-      return c.json({ success: true as const, data: sessions.list(c.get('projectId'), { limit: limit === undefined ? undefined : Number(limit), cursor }) }, 200);
+      const page = { limit: limit === undefined ? undefined : Number(limit), cursor };
+      const projectId = c.get('projectId');
+      return c.json({ success: true as const, data: cluster ? await cluster.listSessions(projectId, page) : sessions.list(projectId, page) }, 200);
     },
 
     endSession: async (c) => {

@@ -1211,6 +1211,10 @@ export type ListSessionsErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * No browser could be started.
+     */
+    503: ErrorResponse;
 };
 
 export type ListSessionsError = ListSessionsErrors[keyof ListSessionsErrors];
