@@ -356,7 +356,15 @@ export class Session {
       let outcome = 'success';
       // A page that crashed since the last operation was replaced: this one says so (navigate carries on).
       const crashedBefore = this.#pages.takeCrash();
-      const page = await this.#pages.current();
+      const page = await this.#pages.current().catch((error: unknown) => {
+        // A browser that died since the last operation opens no page: the session is gone (410), not a 500.
+        const failure = this.#masked(this.#asOperationError(error));
+        if (this.#isLive() && this.#queue.size <= 1) {
+          this.#state = 'ready';
+          this.#armIdleTimer();
+        }
+        throw failure;
+      });
       const record = this.#history.begin(method, parameters, page.url());
       // The operation's one clock: it starts when the operation takes its turn.
       const deadline = new Deadline(ctx.signal, timeoutMs, method);
