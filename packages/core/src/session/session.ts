@@ -182,6 +182,7 @@ export class Session {
   /** The session's downloads and the files sent to it (they go with the session when it ends). */
   get files(): SessionFiles {
     this.#assertLive();
+    this.#stillUsed();
     return this.#files;
   }
 
@@ -438,8 +439,14 @@ export class Session {
         throw this.#asOperationError(error);
       } finally {
         deadline.dispose();
+        this.#stillUsed();
       }
     });
+  }
+
+  /** A call outside the operations (files, cookies) is use too: a client that only downloads keeps its session. */
+  #stillUsed(): void {
+    if (this.#state === 'ready') this.#armIdleTimer();
   }
 
   #scope(ctx: OpContext, page: OperationScope['page'], record: OperationScope['record'], deadline: Deadline): OperationScope {
