@@ -20,8 +20,8 @@ export interface RelayScope {
   shareFile(path: string): Promise<void>;
 }
 
-/** A command as it may be forwarded (parameters, or the method itself, possibly rewritten), or why it is refused. */
-export type RelayVerdict = { params: Record<string, unknown>; method?: string } | { refused: string };
+/** A command as it may be forwarded (parameters possibly rewritten), or why it is refused. */
+export type RelayVerdict = { params: Record<string, unknown> } | { refused: string };
 
 type Check = (params: Record<string, unknown>, scope: RelayScope) => Promise<RelayVerdict> | RelayVerdict;
 
@@ -106,10 +106,6 @@ const CHECKS: Record<string, Check> = {
   'Network.continueInterceptedRequest': (params, scope) => loadable(params, 'url', scope, false, true),
   'Browser.setDownloadBehavior': downloadsHere,
   'Page.setDownloadBehavior': downloadsHere,
-  // Chromium's own Page.crash makes the renderer crash itself, and a sandboxed browser process sometimes dies
-  // with it (SIGSEGV, about one try in ten under load), taking every session in it along. The browser's
-  // kill of the renderer (its chrome://kill) ends the page the same way and leaves the browser standing.
-  'Page.crash': () => ({ method: 'Page.navigate', params: { url: 'chrome://kill', transitionType: 'address_bar' } }),
   'DOM.setFileInputFiles': async (params, scope) => {
     const files = await confinedFiles(params.files, 'files', scope);
     return 'refused' in files ? files : { params: { ...params, files: files.paths } };

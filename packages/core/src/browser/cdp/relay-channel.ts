@@ -28,7 +28,7 @@ export function relayChannel(inner: CdpChannel, scope: RelayScope): CdpChannel {
     if ('refused' in verdict) {
       return deliver({ id: command.id, sessionId: command.sessionId, error: { code: REFUSED, message: `${command.method} is not available through the relay: ${verdict.refused}` } });
     }
-    inner.send(JSON.stringify({ ...command, method: verdict.method ?? command.method, params: verdict.params }));
+    inner.send(JSON.stringify({ ...command, params: verdict.params }));
   }
 
   inner.onMessage((message) => {
