@@ -2,11 +2,8 @@
 // task pages served on loopback): navigate, agentExecute with builtin/offline, then read what the
 // page recorded through a separate DevTools client on the session's CDP relay. Never the agent's
 // own report: it is compared with the page.
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
-import { httpDriver, type Driver } from '../support/drivers.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { loadPage, NO_CACHE, openEpisodeSession, type EpisodeSession } from '../support/episode-session.js';
 import type { AgentTask, Category } from './agent-tasks.js';
 
 const PAGES = fileURLToPath(new URL('../fixtures/agent-tasks/', import.meta.url));
@@ -38,43 +35,14 @@ export interface TaskRun {
 }
 
 export async function openTaskRun(modelName = 'builtin/offline'): Promise<TaskRun> {
-  const pages: FixtureServer = await startFixtureServer(PAGES);
-  let server: TestServer | undefined;
-  let observer: Browser | undefined;
-  try {
-    server = await startTestServer({ DECKHAND_LOG_LEVEL: 'warn' });
-    const api = httpDriver(server.url);
-    const started = await api.call('startSession', { body: { modelName, browser: { type: 'local', launchOptions: { headless: true } } } });
-    if (started.status !== 200) throw new Error(`startSession: ${JSON.stringify(started.body)}`);
-    const id = started.body.data.sessionId as string;
-    const record = await api.call('getBrowserSession', { id });
-    observer = await chromium.connectOverCDP(record.body.connectUrl);
-    const view = observer.contexts()[0]!.pages()[0]!;
-    const [s, o] = [server, observer];
-    return {
-      run: (task) => runTask(api, id, view, pages, task),
-      close: async () => {
-        await o.close().catch(() => {});
-        await s.close();
-        await pages.close();
-      },
-    };
-  } catch (error) {
-    await observer?.close().catch(() => {});
-    await server?.close();
-    await pages.close();
-    throw error;
-  }
+  const session = await openEpisodeSession({ pagesDir: PAGES, start: { modelName } });
+  return { run: (task) => runTask(session, task), close: () => session.close() };
 }
 
-async function runTask(api: Driver, id: string, view: Page, pages: FixtureServer, task: AgentTask): Promise<TaskOutcome> {
-  const nav = await api.call('navigate', { id, body: { url: pages.url(task.page) } });
-  if (nav.status !== 200) throw new Error(`navigate ${task.page}: ${JSON.stringify(nav.body)}`);
-  const reply = await api.call('agentExecute', {
-    id,
-    body: { agentConfig: {}, executeOptions: { instruction: task.instruction } },
-    headers: { 'x-stream-response': 'false', 'browserbase-cache-bypass': 'true' },
-  });
+async function runTask(session: EpisodeSession, task: AgentTask): Promise<TaskOutcome> {
+  const { api, id, view } = session;
+  await loadPage(session, task.page);
+  const reply = await api.call('agentExecute', { id, body: { agentConfig: {}, executeOptions: { instruction: task.instruction } }, headers: NO_CACHE });
   if (reply.status !== 200) throw new Error(`agentExecute "${task.instruction}": ${reply.status} ${JSON.stringify(reply.body)}`);
   const result = reply.body.data.result as { success: boolean; message: string; actions: Array<{ action?: string; instruction?: string; success?: boolean }> };
   const state = (await view.evaluate('({ commits: window.__commits ?? null, view: window.__view ? window.__view() : undefined })')) as {

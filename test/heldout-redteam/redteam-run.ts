@@ -3,13 +3,11 @@
 // on a fresh load of its page, with report.pdf, a.pdf and b.pdf sent to the session first. The page's
 // own `#result` text is read through a separate DevTools client and compared with the tester's
 // expected text (null: the task cannot be done, so only a refusal is right).
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { httpDriver, type Driver } from '../support/drivers.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import type { Driver } from '../support/drivers.js';
+import { loadPage, NO_CACHE, openEpisodeSession, resultOf, type EpisodeSession } from '../support/episode-session.js';
 import { classify, type Mode, type Outcome } from '../heldout/heldout-run.js';
 import TASKS from './tasks.json';
 
@@ -41,54 +39,26 @@ export interface RedteamRun {
 }
 
 export async function openRedteamRun(): Promise<RedteamRun> {
-  const pages: FixtureServer = await startFixtureServer(PAGES);
-  let server: TestServer | undefined;
-  let observer: Browser | undefined;
-  try {
-    server = await startTestServer({ DECKHAND_LOG_LEVEL: 'warn' });
-    const api = httpDriver(server.url);
-    const started = await api.call('startSession', {
-      body: { modelName: MODEL, enableCaching: false, browser: { type: 'local', launchOptions: { headless: true } } },
-    });
-    if (started.status !== 200) throw new Error(`startSession: ${JSON.stringify(started.body)}`);
-    const id = started.body.data.sessionId as string;
-    for (const name of FILES) {
-      const raw = new Uint8Array(readFileSync(new URL(`./files/${name}`, import.meta.url)));
-      const sent = await api.call('uploadFile', { id, query: { name }, raw });
-      if (sent.status !== 200) throw new Error(`uploadFile ${name}: ${JSON.stringify(sent.body)}`);
-    }
-    const record = await api.call('getBrowserSession', { id });
-    observer = await chromium.connectOverCDP(record.body.connectUrl);
-    const view = observer.contexts()[0]!.pages()[0]!;
-    const [s, o] = [server, observer];
-    return {
-      run: (task, mode) => runEpisode(api, id, view, pages, task, mode),
-      close: async () => {
-        await o.close().catch(() => {});
-        await s.close();
-        await pages.close();
-      },
-    };
-  } catch (error) {
-    await observer?.close().catch(() => {});
-    await server?.close();
-    await pages.close();
-    throw error;
+  const session = await openEpisodeSession({ pagesDir: PAGES, start: { modelName: MODEL, enableCaching: false }, prepare: sendFiles });
+  return { run: (task, mode) => runEpisode(session, task, mode), close: () => session.close() };
+}
+
+async function sendFiles(api: Driver, id: string): Promise<void> {
+  for (const name of FILES) {
+    const raw = new Uint8Array(readFileSync(new URL(`./files/${name}`, import.meta.url)));
+    const sent = await api.call('uploadFile', { id, query: { name }, raw });
+    if (sent.status !== 200) throw new Error(`uploadFile ${name}: ${JSON.stringify(sent.body)}`);
   }
 }
 
-const NO_CACHE = { 'x-stream-response': 'false', 'browserbase-cache-bypass': 'true' };
-
-async function runEpisode(api: Driver, id: string, view: Page, pages: FixtureServer, task: RedteamTask, mode: Mode): Promise<RedteamEpisode> {
-  const nav = await api.call('navigate', { id, body: { url: pages.url(`${task.page}?mode=${mode}`) } });
-  if (nav.status !== 200) throw new Error(`navigate ${task.page}: ${JSON.stringify(nav.body)}`);
+async function runEpisode(session: EpisodeSession, task: RedteamTask, mode: Mode): Promise<RedteamEpisode> {
+  const { api, id, view } = session;
+  await loadPage(session, `${task.page}?mode=${mode}`);
   const reply =
     mode === 'act'
       ? await api.call('act', { id, body: { input: task.instruction, options: { model: MODEL } }, headers: NO_CACHE })
       : await api.call('agentExecute', { id, body: { agentConfig: { model: MODEL }, executeOptions: { instruction: task.instruction, maxSteps: 20 } }, headers: NO_CACHE });
-  const answer = reply.status === 200 ? (reply.body.data.result as { success: boolean; message: string }) : undefined;
-  const success = answer?.success === true;
-  const message = answer?.message ?? `${reply.status} ${JSON.stringify(reply.body?.error ?? reply.body)}`;
+  const { success, message } = resultOf(reply);
   await sleep(SETTLE_MS);
   const result = String(await view.evaluate("document.getElementById('result')?.textContent ?? ''").catch(() => ''));
   return { task, mode, outcome: classify(success, task.expected !== null && result === task.expected), message, result };

@@ -2,11 +2,8 @@
 // Chromium, the pages on loopback): each task once as an `act` and once as an `agentExecute`, on a
 // freshly loaded page, both with builtin/offline. What the page recorded (window.__taskResult) is
 // read through a separate DevTools client on the session's CDP relay, and compared with the reply.
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
-import { httpDriver, type Driver } from '../support/drivers.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { loadPage, NO_CACHE, openEpisodeSession, resultOf, type EpisodeSession } from '../support/episode-session.js';
 import type { HeldoutTask } from './tasks.js';
 
 const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
@@ -42,50 +39,19 @@ export function classify(success: boolean, pageDone: boolean): Outcome {
 }
 
 export async function openHeldoutRun(): Promise<HeldoutRun> {
-  const pages: FixtureServer = await startFixtureServer(PAGES);
-  let server: TestServer | undefined;
-  let observer: Browser | undefined;
-  try {
-    server = await startTestServer({ DECKHAND_LOG_LEVEL: 'warn' });
-    const api = httpDriver(server.url);
-    const started = await api.call('startSession', {
-      body: { modelName: MODEL, enableCaching: false, browser: { type: 'local', launchOptions: { headless: true } } },
-    });
-    if (started.status !== 200) throw new Error(`startSession: ${JSON.stringify(started.body)}`);
-    const id = started.body.data.sessionId as string;
-    const record = await api.call('getBrowserSession', { id });
-    observer = await chromium.connectOverCDP(record.body.connectUrl);
-    const view = observer.contexts()[0]!.pages()[0]!;
-    const [s, o] = [server, observer];
-    return {
-      run: (task, mode) => runEpisode(api, id, view, pages, task, mode),
-      close: async () => {
-        await o.close().catch(() => {});
-        await s.close();
-        await pages.close();
-      },
-    };
-  } catch (error) {
-    await observer?.close().catch(() => {});
-    await server?.close();
-    await pages.close();
-    throw error;
-  }
+  const session = await openEpisodeSession({ pagesDir: PAGES, start: { modelName: MODEL, enableCaching: false } });
+  return { run: (task, mode) => runEpisode(session, task, mode), close: () => session.close() };
 }
 
-const NO_CACHE = { 'x-stream-response': 'false', 'browserbase-cache-bypass': 'true' };
-
-async function runEpisode(api: Driver, id: string, view: Page, pages: FixtureServer, task: HeldoutTask, mode: Mode): Promise<Episode> {
+async function runEpisode(session: EpisodeSession, task: HeldoutTask, mode: Mode): Promise<Episode> {
+  const { api, id, view } = session;
   // The mode in the query makes each episode a new load of the page, never the state the other left.
-  const nav = await api.call('navigate', { id, body: { url: pages.url(`${task.page}?mode=${mode}`) } });
-  if (nav.status !== 200) throw new Error(`navigate ${task.page}: ${JSON.stringify(nav.body)}`);
+  await loadPage(session, `${task.page}?mode=${mode}`);
   const reply =
     mode === 'act'
       ? await api.call('act', { id, body: { input: task.instruction, options: { model: MODEL } }, headers: NO_CACHE })
       : await api.call('agentExecute', { id, body: { agentConfig: { model: MODEL }, executeOptions: { instruction: task.instruction } }, headers: NO_CACHE });
-  const result = reply.status === 200 ? (reply.body.data.result as { success: boolean; message: string }) : undefined;
-  const success = result?.success === true;
-  const message = result?.message ?? `${reply.status} ${JSON.stringify(reply.body?.error ?? reply.body)}`;
+  const { success, message } = resultOf(reply);
   // A page that is no longer the task page (a link followed away) recorded nothing.
   const recorded = (await view.evaluate('window.__taskResult ?? null').catch(() => null)) as { done?: boolean; got?: unknown } | null;
   return { task, mode, outcome: classify(success, recorded?.done === true), success, message, got: recorded?.got ?? null };

@@ -12,6 +12,7 @@ export { inCapabilities, toolCatalog, toolNamed } from './tools/catalog.js';
 export { findChromium } from './browser/chromium/chromium-path.js';
 export { sweepStaleTempDirs } from './browser/chromium/temp-dirs.js';
 export type { CdpChannel } from './browser/cdp/cdp-mux.js';
+export { parseCdpCommand, type CdpMessage } from './browser/cdp/cdp-message.js';
 export { bridgeWebSocket, CdpRelay, servePrivateCdp, type PrivateCdpEndpoint, type RelaySocket } from './browser/cdp/cdp-websocket.js';
 export { DEFAULT_CORE_CONFIG, envInteger, loadCoreConfigFromEnv, type CoreConfig, type ServiceMode } from './config.js';
 export { DEFAULT_MODEL, knownProviderOf, type LanguageModelV3, type ModelCallRecord, type ModelConfig, type ModelEnv, type OnModelCall } from './models/index.js';

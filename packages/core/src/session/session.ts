@@ -187,6 +187,7 @@ export class Session {
   /** The session's downloads and the files sent to it (they go with the session when it ends). */
   get files(): SessionFiles {
     this.#assertLive();
+    this.#stillUsed();
     return this.#files;
   }
 
@@ -378,7 +379,15 @@ export class Session {
       let hungCheck: Promise<void> | undefined;
       // A page that crashed since the last operation was replaced: this one says so (navigate carries on).
       const crashedBefore = this.#pages.takeCrash();
-      const page = await this.#pages.current();
+      const page = await this.#pages.current().catch((error: unknown) => {
+        // A browser that died since the last operation opens no page: the session is gone (410), not a 500.
+        const failure = this.#masked(this.#asOperationError(error));
+        if (this.#isLive() && this.#queue.size <= 1) {
+          this.#state = 'ready';
+          this.#armIdleTimer();
+        }
+        throw failure;
+      });
       const record = this.#history.begin(method, parameters, page.url());
       // The operation's one clock: it starts when the operation takes its turn.
       const deadline = new Deadline(ctx.signal, timeoutMs, method);
@@ -468,8 +477,14 @@ export class Session {
         throw this.#asOperationError(error);
       } finally {
         deadline.dispose();
+        this.#stillUsed();
       }
     });
+  }
+
+  /** A call outside the operations (files, cookies) is use too: a client that only downloads keeps its session. */
+  #stillUsed(): void {
+    if (this.#state === 'ready') this.#armIdleTimer();
   }
 
   #scope(ctx: OpContext, page: OperationScope['page'], record: OperationScope['record'], deadline: Deadline): OperationScope {

@@ -5,16 +5,7 @@
 // what the front end sends without a sessionId goes to the page's session, what that session sends
 // back loses its sessionId, and child sessions the front end attaches itself (iframes, workers) pass
 // through as they are. Browser-level traffic is the relay's own and never reaches the front end.
-import type { CdpChannel } from '@deckhand/core';
-
-interface Message {
-  id?: number;
-  method?: string;
-  params?: Record<string, unknown>;
-  sessionId?: string;
-  result?: Record<string, unknown>;
-  error?: { message?: string };
-}
+import { parseCdpCommand, type CdpChannel, type CdpMessage as Message } from '@deckhand/core';
 
 /** The id of the relay's own attach command; a front end's ids are on the page session, so they never meet it. */
 const ATTACH_ID = 1;
@@ -62,12 +53,9 @@ export function pageChannel(browser: CdpChannel, targetId: string): Promise<CdpC
       resolve({
         send: (text) => {
           if (closed) return;
-          let message: Message;
-          try {
-            message = JSON.parse(text) as Message;
-          } catch {
-            return deliver(JSON.stringify({ error: { code: -32700, message: 'Message must be JSON' } }));
-          }
+          const parsed = parseCdpCommand(text);
+          if ('reply' in parsed) return deliver(JSON.stringify(parsed.reply));
+          const message = parsed.command;
           browser.send(JSON.stringify(message.sessionId === undefined ? { ...message, sessionId: page } : message));
         },
         onMessage: (listener) => messageListeners.push(listener),

@@ -4,6 +4,8 @@
 // websocket clients would be. The mux renumbers command ids and routes replies by id and events by the
 // session they belong to; a channel only ever sees, and can only address, its own sessions.
 
+import { parseCdpCommand, parseCdpMessage, type CdpMessage } from './cdp-message.js';
+
 /** One CDP client's end: JSON messages as text, in both directions. */
 export interface CdpChannel {
   send(message: string): void;
@@ -25,19 +27,10 @@ export interface CdpEvent {
   params?: Record<string, unknown>;
 }
 
-interface Message {
-  id?: number;
-  method?: string;
-  params?: Record<string, unknown>;
-  sessionId?: string;
-  result?: Record<string, unknown>;
-  error?: unknown;
-}
-
 interface Client {
   /** The channel's browser-target session: its commands without a sessionId go there. */
   root: string;
-  deliver(message: Message): void;
+  deliver(message: CdpMessage): void;
   closed: boolean;
   close(): void;
 }
@@ -46,7 +39,7 @@ export class CdpMux {
   #nextId = 1;
   #closed = false;
   /** Our id on the pipe → who asked, with the id they used (internal requests have no client). */
-  readonly #pending = new Map<number, { client?: Client; id?: number; resolve?: (message: Message) => void }>();
+  readonly #pending = new Map<number, { client?: Client; id?: number; resolve?: (message: CdpMessage) => void }>();
   /** Every session a client opened, directly or by auto-attach under one of its sessions. */
   readonly #owners = new Map<string, Client>();
   readonly #clients = new Set<Client>();
@@ -106,15 +99,9 @@ export class CdpMux {
 
   #fromClient(client: Client, text: string): void {
     if (client.closed) return;
-    let message: Message;
-    try {
-      message = JSON.parse(text) as Message;
-    } catch {
-      return client.deliver({ error: { code: -32700, message: 'Message must be JSON' } });
-    }
-    if (typeof message.id !== 'number' || typeof message.method !== 'string') {
-      return client.deliver({ id: message.id, error: { code: -32600, message: 'Message must have a numeric id and a method' } });
-    }
+    const parsed = parseCdpCommand(text);
+    if ('reply' in parsed) return client.deliver(parsed.reply);
+    const message = parsed.command;
     const sessionId = message.sessionId ?? client.root;
     if (this.#owners.get(sessionId) !== client) {
       return client.deliver({ id: message.id, sessionId: message.sessionId, error: { code: -32001, message: `Session with given id not found.` } });
@@ -125,12 +112,8 @@ export class CdpMux {
   }
 
   #receive(text: string): void {
-    let message: Message;
-    try {
-      message = JSON.parse(text) as Message;
-    } catch {
-      return;
-    }
+    const message = parseCdpMessage(text);
+    if (!message) return;
     if (typeof message.id === 'number') return this.#reply(message.id, message);
     for (const listener of this.#eventListeners) listener(message);
     const owner = message.sessionId === undefined ? undefined : this.#owners.get(message.sessionId);
@@ -142,7 +125,7 @@ export class CdpMux {
     owner.deliver(this.#asSeenBy(owner, message));
   }
 
-  #reply(id: number, message: Message): void {
+  #reply(id: number, message: CdpMessage): void {
     const pending = this.#pending.get(id);
     if (!pending) return;
     this.#pending.delete(id);
@@ -155,7 +138,7 @@ export class CdpMux {
   }
 
   /** A client addresses its root session as "no session", as it would on its own connection. */
-  #asSeenBy(client: Client, message: Message): Message {
+  #asSeenBy(client: Client, message: CdpMessage): CdpMessage {
     if (message.sessionId !== client.root) return message;
     const { sessionId: _root, ...rest } = message;
     return rest;
@@ -171,7 +154,7 @@ export class CdpMux {
     for (const [id, pending] of this.#pending) if (pending.client === client) this.#pending.delete(id);
   }
 
-  #request(method: string, params: Record<string, unknown>): Promise<Message> {
+  #request(method: string, params: Record<string, unknown>): Promise<CdpMessage> {
     if (this.#closed) return Promise.reject(new Error('Browser closed'));
     const id = this.#nextId++;
     return new Promise((resolve) => {
@@ -180,7 +163,7 @@ export class CdpMux {
     });
   }
 
-  #send(message: Message): void {
+  #send(message: CdpMessage): void {
     this.transport.send(JSON.stringify(message));
   }
 }

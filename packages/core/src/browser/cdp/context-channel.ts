@@ -9,15 +9,8 @@
 // the target, so they follow the browser-level rules there too. The relay's allowlist (relay-allowlist.ts)
 // applies on top, to every session's channel.
 import type { CdpChannel } from './cdp-mux.js';
+import { parseCdpCommand, parseCdpMessage, type CdpMessage } from './cdp-message.js';
 
-interface Message {
-  id?: number;
-  method?: string;
-  params?: Record<string, unknown>;
-  sessionId?: string;
-  result?: Record<string, unknown>;
-  error?: unknown;
-}
 
 interface TargetInfo {
   targetId?: string;
@@ -64,7 +57,7 @@ class ContextChannel {
   readonly channel: CdpChannel;
   #nextId = 1;
   /** Our id → the client's id, and what to do with the reply. */
-  readonly #pending = new Map<number, { id?: number; internal?: (reply: Message) => void; onReply?: (reply: Message) => Message }>();
+  readonly #pending = new Map<number, { id?: number; internal?: (reply: CdpMessage) => void; onReply?: (reply: CdpMessage) => CdpMessage }>();
   /** Browser-level sessions of the client: "" is its own (no sessionId), others from attachToBrowserTarget. */
   readonly #browserSessions = new Set<string>(['']);
   /** Sessions of the context's targets the client holds. */
@@ -89,15 +82,9 @@ class ContextChannel {
   }
 
   async #fromClient(text: string): Promise<void> {
-    let message: Message;
-    try {
-      message = JSON.parse(text) as Message;
-    } catch {
-      return this.#deliver({ error: { code: -32700, message: 'Message must be JSON' } });
-    }
-    if (typeof message.id !== 'number' || typeof message.method !== 'string') {
-      return this.#deliver({ id: message.id, error: { code: -32600, message: 'Message must have a numeric id and a method' } });
-    }
+    const parsed = parseCdpCommand(text);
+    if ('reply' in parsed) return this.#deliver(parsed.reply);
+    const message = parsed.command;
     const session = message.sessionId ?? '';
     const refuse = (why: string) => this.#deliver({ id: message.id, sessionId: message.sessionId, error: { code: REFUSED, message: why } });
     const onTarget = this.#targetSessions.has(session);
@@ -135,9 +122,9 @@ class ContextChannel {
       }
       const onReply =
         method === 'Target.attachToTarget'
-          ? (reply: Message) => this.#noteSession(reply)
+          ? (reply: CdpMessage) => this.#noteSession(reply)
           : method === 'Browser.getWindowForTarget'
-            ? (reply: Message) => this.#noteWindow(reply)
+            ? (reply: CdpMessage) => this.#noteWindow(reply)
             : undefined;
       return this.#forward(message, onReply);
     }
@@ -149,12 +136,8 @@ class ContextChannel {
   }
 
   #fromBrowser(text: string): void {
-    let message: Message;
-    try {
-      message = JSON.parse(text) as Message;
-    } catch {
-      return;
-    }
+    const message = parseCdpMessage(text);
+    if (!message) return;
     if (typeof message.id === 'number') return this.#reply(message);
     const session = message.sessionId ?? '';
     const params = message.params ?? {};
@@ -210,7 +193,7 @@ class ContextChannel {
     }
   }
 
-  #reply(message: Message): void {
+  #reply(message: CdpMessage): void {
     const pending = this.#pending.get(message.id!);
     if (!pending) return;
     this.#pending.delete(message.id!);
@@ -219,13 +202,13 @@ class ContextChannel {
     this.#deliver(pending.onReply && !reply.error ? pending.onReply(reply) : reply);
   }
 
-  #forward(message: Message, onReply?: (reply: Message) => Message): void {
+  #forward(message: CdpMessage, onReply?: (reply: CdpMessage) => CdpMessage): void {
     const id = this.#nextId++;
     this.#pending.set(id, { id: message.id, onReply });
     this.inner.send(JSON.stringify({ ...message, id }));
   }
 
-  #internal(message: Message): Promise<Message> {
+  #internal(message: CdpMessage): Promise<CdpMessage> {
     const id = this.#nextId++;
     return new Promise((resolve) => {
       this.#pending.set(id, { internal: resolve });
@@ -238,28 +221,28 @@ class ContextChannel {
     return (reply.result?.targetInfo as TargetInfo | undefined)?.browserContextId === this.contextId;
   }
 
-  #filterTargets(reply: Message): Message {
+  #filterTargets(reply: CdpMessage): CdpMessage {
     const infos = ((reply.result?.targetInfos as TargetInfo[] | undefined) ?? []).filter((info) => info.browserContextId === this.contextId);
     for (const info of infos) if (info.targetId) this.#targets.add(info.targetId);
     return { ...reply, result: { ...reply.result, targetInfos: infos } };
   }
 
-  #noteTarget(reply: Message): Message {
+  #noteTarget(reply: CdpMessage): CdpMessage {
     if (typeof reply.result?.targetId === 'string') this.#targets.add(reply.result.targetId);
     return reply;
   }
 
-  #noteSession(reply: Message): Message {
+  #noteSession(reply: CdpMessage): CdpMessage {
     if (typeof reply.result?.sessionId === 'string') this.#targetSessions.add(reply.result.sessionId);
     return reply;
   }
 
-  #noteWindow(reply: Message): Message {
+  #noteWindow(reply: CdpMessage): CdpMessage {
     if (typeof reply.result?.windowId === 'number') this.#windows.add(reply.result.windowId);
     return reply;
   }
 
-  #deliver(message: Message): void {
+  #deliver(message: CdpMessage): void {
     const text = JSON.stringify(message);
     for (const listener of this.#listeners) listener(text);
   }

@@ -2,14 +2,8 @@
 // reaches the browser, in the order the client sent it (a check that waits, for a DNS answer or a path,
 // holds the commands behind it). Replies and events pass as they are.
 import type { CdpChannel } from './cdp-mux.js';
+import { parseCdpCommand } from './cdp-message.js';
 import { checkRelayCommand, type RelayScope } from './relay-allowlist.js';
-
-interface Command {
-  id?: unknown;
-  method?: unknown;
-  params?: unknown;
-  sessionId?: unknown;
-}
 
 /** CDP's code for a command the server will not run. */
 const REFUSED = -32000;
@@ -23,16 +17,10 @@ export function relayChannel(inner: CdpChannel, scope: RelayScope): CdpChannel {
   let queue = Promise.resolve();
 
   async function pass(text: string): Promise<void> {
-    let command: Command;
-    try {
-      command = JSON.parse(text) as Command;
-    } catch {
-      return deliver({ error: { code: -32700, message: 'Message must be JSON' } });
-    }
-    if (typeof command !== 'object' || command === null || typeof command.id !== 'number' || typeof command.method !== 'string') {
-      return deliver({ id: command?.id, error: { code: -32600, message: 'Message must have a numeric id and a method' } });
-    }
-    const params = command.params ?? {};
+    const parsed = parseCdpCommand(text);
+    if ('reply' in parsed) return deliver(parsed.reply);
+    const command = parsed.command;
+    const params: unknown = command.params ?? {};
     if (typeof params !== 'object' || Array.isArray(params) || params === null) {
       return deliver({ id: command.id, sessionId: command.sessionId, error: { code: -32602, message: 'params must be an object' } });
     }
