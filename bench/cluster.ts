@@ -3,14 +3,20 @@
 // start (then end) on a node of a cluster (registry write in Redis) against one on a node without Redis.
 // Nodes are processes of their own on a real redis-server; the operations run interleaved, in a random
 // order each round (a random phase), so a shared machine's changing load hits every row alike.
-// Run: npx tsx bench/cluster.ts [rounds]
+// With a second argument, the server source of an earlier version (a tree holding packages/server/src,
+// e.g. `git archive <commit> packages | tar -x -C /tmp/before`, run on this checkout's node_modules: link
+// them in), its owner and forwarding node run too, on a Redis of their own, in the same interleaved rounds.
+// Run: npx tsx bench/cluster.ts [rounds] [earlier tree]
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ALLOW_FIXTURES, startFixtureServer } from '../test/support/fixture-server.js';
 import { startNode } from '../test/support/node-process.js';
 import { startRedis } from '../test/support/redis-server.js';
 
 const ROUNDS = Number(process.argv[2] ?? 40);
+const BEFORE = process.argv[3];
 const WARMUP = 5;
 const START_BODY = { modelName: 'builtin/offline', browser: { type: 'local', launchOptions: { headless: true } } };
 
@@ -19,6 +25,10 @@ const fixtures = await startFixtureServer();
 const quiet = { DECKHAND_LOG_LEVEL: 'error', ...ALLOW_FIXTURES };
 const clustered = { ...quiet, DECKHAND_REDIS_URL: redis.url, DECKHAND_CLUSTER_SECRET: randomBytes(32).toString('hex') };
 const [owner, other, alone] = await Promise.all([startNode(clustered), startNode(clustered), startNode(quiet)]);
+const beforeRedis = BEFORE ? await startRedis() : undefined;
+const beforeMain = BEFORE && join(BEFORE, 'packages/server/src/main.ts');
+const before = beforeRedis && beforeMain ? await Promise.all([0, 1].map(() => startNode({ ...clustered, DECKHAND_REDIS_URL: beforeRedis.url }, beforeMain))) : [];
+const loadAtStart = loadavg()[0]!;
 
 async function post(base: string, path: string, body: unknown): Promise<any> {
   const response = await fetch(`${base}/v1/sessions/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-stream-response': 'false' }, body: JSON.stringify(body) });
@@ -27,9 +37,14 @@ async function post(base: string, path: string, body: unknown): Promise<any> {
   return json.data;
 }
 
-const { sessionId } = await post(owner.url, 'start', START_BODY);
-await post(owner.url, `${sessionId}/navigate`, { url: fixtures.url('forms.html') });
-const act = (base: string) => () => post(base, `${sessionId}/act`, { input: { selector: '#go', method: 'click', arguments: [], description: 'the Go button' } });
+async function sessionOn(base: string): Promise<string> {
+  const { sessionId } = await post(base, 'start', START_BODY);
+  await post(base, `${sessionId}/navigate`, { url: fixtures.url('forms.html') });
+  return sessionId;
+}
+const sessionId = await sessionOn(owner.url);
+const beforeSessionId = before[0] ? await sessionOn(before[0].url) : '';
+const act = (base: string, id = sessionId) => () => post(base, `${id}/act`, { input: { selector: '#go', method: 'click', arguments: [], description: 'the Go button' } });
 const startAndEnd = (base: string) => async () => {
   const t0 = performance.now();
   const { sessionId: id } = await post(base, 'start', START_BODY);
@@ -38,8 +53,8 @@ const startAndEnd = (base: string) => async () => {
   return took;
 };
 
-const replay = (base: string) => async () => {
-  const response = await fetch(`${base}/v1/sessions/${sessionId}/replay`);
+const replay = (base: string, id = sessionId) => async () => {
+  const response = await fetch(`${base}/v1/sessions/${id}/replay`);
   if (!response.ok) throw new Error(`replay: ${response.status}`);
   await response.arrayBuffer();
 };
@@ -53,6 +68,14 @@ const rows: Array<[string, () => Promise<unknown>]> = [
   ['start on a node of a cluster (Redis)', startAndEnd(owner.url)],
   ['start on a node without Redis', startAndEnd(alone.url)],
 ];
+if (before[0] && before[1]) {
+  rows.push(
+    ['before: act on the owning node', act(before[0].url, beforeSessionId)],
+    ['before: act through another node (forwarded)', act(before[1].url, beforeSessionId)],
+    ['before: replay on the owning node', replay(before[0].url, beforeSessionId)],
+    ['before: replay through another node (forwarded)', replay(before[1].url, beforeSessionId)],
+  );
+}
 const times = rows.map((): number[] => []);
 try {
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
@@ -65,7 +88,7 @@ try {
     }
   }
 } catch (error) {
-  for (const node of [owner, other, alone]) console.error(node.url, node.output().split('\n').filter((line) => /"level":"(error|warn)"/.test(line)).join('\n'));
+  for (const node of [owner, other, alone, ...before]) console.error(node.url, node.output().split('\n').filter((line) => /"level":"(error|warn)"/.test(line)).join('\n'));
   await stop();
   throw error;
 }
@@ -78,13 +101,16 @@ const lines = [
 ];
 const delta = (a: number, b: number) => (quantile(times[a]!, 0.5) - quantile(times[b]!, 0.5)).toFixed(1);
 lines.push('', `Forwarding adds ${delta(1, 0)} ms to the median act (goal ≤ 3) and ${delta(3, 2)} ms to the median replay; a start on a node of a cluster adds ${delta(4, 5)} ms to the median (goal ≤ 5).`);
+if (before.length > 0) lines.push(`Before (${BEFORE}): forwarding added ${delta(7, 6)} ms to the median act and ${delta(9, 8)} ms to the median replay.`);
+lines.push(`Machine load (1-minute load average, 2 cores): ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end.`);
 console.log(lines.join('\n'));
 writeFileSync(new URL('./results/cluster.md', import.meta.url), `# bench/cluster.ts (${new Date().toISOString().slice(0, 10)})\n\n${lines.join('\n')}\n`);
 
 await stop();
 
 async function stop(): Promise<void> {
-  await Promise.all([owner, other, alone].map((node) => node.stop('SIGKILL')));
+  await Promise.all([owner, other, alone, ...before].map((node) => node.stop('SIGKILL')));
   await redis.stop();
+  await beforeRedis?.stop();
   await fixtures.close();
 }

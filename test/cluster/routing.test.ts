@@ -23,6 +23,8 @@ describe('a session started on A', () => {
     const acted = await call(c, 'POST', `${base}/act`, { input: { selector: '#name', method: 'fill', arguments: ['Ada'], description: 'the Name field' } });
     expect(acted.status, JSON.stringify(acted.body)).toBe(200);
     expect(acted.body.data.result.success).toBe(true);
+    // A forwarded JSON answer is passed on whole, with its length (not as a chunked stream).
+    expect(acted.headers.get('content-length')).toMatch(/^\d+$/);
 
     const streamed = await fetch(`${c.url}${base}/act`, {
       method: 'POST',
@@ -30,6 +32,7 @@ describe('a session started on A', () => {
       body: JSON.stringify({ input: { selector: '#go', method: 'click', arguments: [], description: 'the Go button' } }),
     });
     expect(streamed.headers.get('content-type')).toMatch(/text\/event-stream/);
+    expect(streamed.headers.get('content-length')).toBeNull();
     const events = await streamed.text();
     expect(events).toMatch(/"status":"running"/);
     expect(events).toMatch(/"status":"finished"/);

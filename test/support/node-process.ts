@@ -17,8 +17,9 @@ export interface NodeProcess {
   exited: Promise<number | null>;
 }
 
-export async function startNode(env: Record<string, string> = {}): Promise<NodeProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+/** `main`: another checkout's entry point (the bench compares an earlier version side by side). */
+export async function startNode(env: Record<string, string> = {}, main = MAIN): Promise<NodeProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', main], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DECKHAND_LOG_LEVEL: 'info', DECKHAND_CACHE_DIR: '', DECKHAND_MCP_INIT_RATE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -2,6 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
+import { getPath } from 'hono/utils/url';
+import { innerPath } from './cluster/cluster-node';
 import type { AppEnv } from './env';
 import { authenticate } from './auth';
 import { limitsOf } from './config';
@@ -45,6 +47,7 @@ const emptyJsonIsEmptyObject = createMiddleware<AppEnv>(async (c, next) => {
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
+    getPath: (request, options) => innerPath(getPath(request), options?.env as AppEnv['Bindings'] | undefined),
     defaultHook: (result, c) => {
       if (!result.success) {
         const unknown = result.target === 'json' ? unknownBodyFields(c.req.method, c.req.routePath, (result as { data?: unknown }).data) : [];
@@ -53,6 +56,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
   });
 
+  const { cluster } = deps;
+  // A cluster's internal requests enter first: their second pass is the one that counts.
+  if (cluster) app.use(cluster.internalEntry((request, env) => app.fetch(request, env)));
   app.use(async (c, next) => {
     const requestId = randomUUID();
     c.set('requestId', requestId);
@@ -64,9 +70,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     await next();
     deps.metrics.countResponse(c.res.status);
   });
-  const { cluster } = deps;
   if (cluster) {
-    app.use(cluster.internalEntry((request, env) => app.fetch(request, env)));
+    app.use(cluster.refuseInternal);
     app.use('/v1/sessions/*', cluster.routeTokenRequest);
   }
   // Outside /v1/*, so outside the rate limit: a scraper never uses up a project's requests.

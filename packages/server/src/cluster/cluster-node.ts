@@ -3,7 +3,7 @@
 // websockets message for message) on its internal URL, with the cluster secret and the project this node
 // authenticated. Also the drain on SIGTERM.
 import { createMiddleware } from 'hono/factory';
-import type { MiddlewareHandler } from 'hono';
+import type { HonoRequest, MiddlewareHandler } from 'hono';
 import { DeckhandError, isDeckhandError, type SessionManager, type SessionPage } from '@deckhand/core';
 import type { RemoteSessions } from '@deckhand/mcp';
 import { safeDecode } from '../cdp-proxy';
@@ -26,8 +26,15 @@ import { lostError, SessionRegistry, type RegisteredSession } from './session-re
 const SESSION_PATH = /^\/v1\/sessions\/([^/]+)(\/.*)?$/;
 /** Those a token opens instead of an API key: the owner checks the token. */
 const TOKEN_PATH = /^\/v1\/sessions\/[^/]+\/(cdp|live|live\/state|live\/frame|live\/picture|devtools)$/;
-/** A running session's owner, once read, is used for this long without asking Redis again (a client's next calls come in a burst). */
-const OWNER_CACHE_MS = 1_000;
+/** A running session's owner, once read, is used for this long without asking Redis again (a client's calls come in bursts). */
+const OWNER_CACHE_MS = 10_000;
+const isInternal = (path: string) => path === INTERNAL_PREFIX || path.startsWith(`${INTERNAL_PREFIX}/`);
+
+/** The path a request is routed on: an internal request (its env says so, set only by internalEntry) without the prefix. */
+export function innerPath(path: string, env: AppEnv['Bindings'] | undefined): string {
+  return env?.internal ? path.slice(INTERNAL_PREFIX.length) || '/' : path;
+}
+
 /** How often a drain looks whether operations are still running. */
 const DRAIN_POLL_MS = 100;
 
@@ -37,8 +44,10 @@ export interface ClusterNode {
   readonly nodeId: string;
   /** Announces the node and starts its heartbeat (once it listens, so its URL is known). */
   join(): void;
-  /** The first middleware: a request on the internal URL with the secret is served as its inner request, trusted; without it, 401. */
+  /** The first middleware: a request on the internal URL with the secret is served again as its inner request, trusted. */
   internalEntry(dispatch: Dispatch): MiddlewareHandler<AppEnv>;
+  /** After the request id: anything else on the internal URL is 401. */
+  refuseInternal: MiddlewareHandler<AppEnv>;
   /** Before the public routes: a token route of a session another node owns goes to that node. */
   routeTokenRequest: MiddlewareHandler<AppEnv>;
   /** After authentication: a start goes where there is room, a session's request to its owner. */
@@ -80,11 +89,16 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
   const nodes: NodeRegistry = new NodeRegistry(redis, { url: selfUrl, capacity, load, onReconnect: () => registry.rewrite(), onNodeLost }, logger);
   const registry = new SessionRegistry(redis, { id: nodes.id, url: selfUrl, maxSessionMs });
 
-  /** Running sessions' registry entries read in the last OWNER_CACHE_MS; a node's death is still seen at once (isDead reads the node view). */
+  /**
+   * Running sessions' registry entries read in the last OWNER_CACHE_MS, trusted only while their owner's
+   * heartbeat is live in this node's view: a node that died or left is read again (and judged) at once,
+   * and a forward its owner does not answer reads the registry again before answering (see `forward`).
+   */
   const recent = new Map<string, { entry: RegisteredSession; until: number }>();
   const lookup = async (sessionId: string): Promise<RegisteredSession | undefined> => {
     const cached = recent.get(sessionId);
-    if (cached && cached.until > Date.now()) return cached.entry;
+    const now = Date.now();
+    if (cached && cached.until > now && (nodes.node(cached.entry.node)?.expiresAt ?? 0) > now) return cached.entry;
     const entry = await registry.lookup(sessionId);
     if (recent.size > 10_000) recent.clear();
     if (entry?.state === 'running') recent.set(sessionId, { entry, until: Date.now() + OWNER_CACHE_MS });
@@ -119,21 +133,36 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
     return url;
   };
 
-  const forward = async (request: Request, body: ArrayBuffer | undefined, ownerUrl: string, projectId: string | undefined, what: string, owner?: string) => {
+  /** Sends the request to another node; `sessionId` when the target was its owner, as read from the registry (perhaps cached). */
+  const forward = async (request: Request, body: Uint8Array | undefined, target: { url: string; id: string }, projectId: string | undefined, what: string, sessionId?: string) => {
     try {
-      return await forwardRequest(request, body, ownerUrl, projectId, secret);
+      const answer = await forwardRequest(request, body, target.url, projectId, secret);
+      // The owner no longer knows it or says it ended: the next request reads the registry.
+      if (sessionId && (answer.status === 404 || answer.status === 410)) recent.delete(sessionId);
+      return answer;
     } catch (error) {
       if (!(error instanceof OwnerUnreachable)) {
         // The client went away while waiting: nobody reads this answer.
         if (request.signal.aborted) return new Response(null, { status: 499 });
         throw error;
       }
-      logger.info('cluster forward failed', { to: owner ?? ownerUrl, detail: error.message });
+      logger.info('cluster forward failed', { to: target.id, detail: error.message });
+      if (sessionId) {
+        // The owner may have left (drained) or died since it was read: the registry's word decides (410).
+        recent.delete(sessionId);
+        const fresh = await registry.lookup(sessionId).catch(() => undefined);
+        if (fresh?.state === 'ended') throw goneError(fresh);
+        if (fresh && fresh.state !== 'running') ownerUrlOf(fresh);
+      }
       throw clusterUnavailable(`the node that holds ${what} did not answer`);
     }
   };
 
-  const bodyOf = async (request: Request, read: () => Promise<ArrayBuffer>) => (request.method === 'GET' || request.method === 'HEAD' ? undefined : await read());
+  /** The body to send on: a JSON body as the text this node already read (and bounded), any other as its bytes. */
+  const bodyOf = async (req: HonoRequest): Promise<Uint8Array | undefined> => {
+    if (req.method === 'GET' || req.method === 'HEAD') return undefined;
+    return req.bodyCache.text === undefined ? new Uint8Array(await req.arrayBuffer()) : Buffer.from(await req.text());
+  };
 
   return {
     nodeId: nodes.id,
@@ -141,21 +170,22 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
 
     internalEntry: (dispatch) =>
       createMiddleware<AppEnv>(async (c, next) => {
-        const path = c.req.path;
-        if (path !== INTERNAL_PREFIX && !path.startsWith(`${INTERNAL_PREFIX}/`)) return next();
-        if (!secret.matches(c.req.header(internalHeaders.secret))) {
-          throw new DeckhandError('unauthorized', 'This is the internal surface of a Deckhand cluster: only its nodes may call it');
-        }
+        if (!isInternal(c.req.path) || !secret.matches(c.req.header(internalHeaders.secret))) return next();
+        // The same request, not a copy: its body is still unread on the socket, and its path loses the
+        // prefix in innerPath (app.ts routes on that), so the owner reads it as it reads a client's.
         const raw = c.req.raw;
-        const url = new URL(raw.url);
-        url.pathname = url.pathname.slice(INTERNAL_PREFIX.length) || '/';
-        const headers = new Headers(raw.headers);
-        for (const name of Object.values(internalHeaders)) headers.delete(name);
-        const projectId = c.req.header(internalHeaders.project) || undefined;
-        if (url.pathname === TOOL_CALL_PATH && raw.method === 'POST') return serveToolCall(sessions, raw, projectId);
-        const inner = new Request(url, { method: raw.method, headers, body: raw.body, signal: raw.signal, duplex: 'half' } as RequestInit);
-        return dispatch(inner, { ...c.env, internal: { projectId } });
+        const projectId = raw.headers.get(internalHeaders.project) || undefined;
+        for (const name of Object.values(internalHeaders)) raw.headers.delete(name);
+        if (c.req.path === `${INTERNAL_PREFIX}${TOOL_CALL_PATH}` && raw.method === 'POST') return serveToolCall(sessions, raw, projectId);
+        return dispatch(raw, { ...c.env, internal: { projectId } });
       }),
+
+    refuseInternal: createMiddleware<AppEnv>(async (c, next) => {
+      if (!c.env?.internal && isInternal(c.req.path)) {
+        throw new DeckhandError('unauthorized', 'This is the internal surface of a Deckhand cluster: only its nodes may call it');
+      }
+      return next();
+    }),
 
     routeTokenRequest: createMiddleware<AppEnv>(async (c, next) => {
       if (c.env?.internal || !TOKEN_PATH.test(c.req.path)) return next();
@@ -168,9 +198,9 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
         // the cluster's record of the ended session answers here.
         const owner = nodes.isDead(entry.node) ? undefined : nodes.node(entry.node);
         if (!owner) return next();
-        return forward(c.req.raw, undefined, owner.url, undefined, `session ${sessionId}`, entry.node);
+        return forward(c.req.raw, undefined, owner, undefined, `session ${sessionId}`);
       }
-      return forward(c.req.raw, undefined, ownerUrlOf(entry), undefined, `session ${sessionId}`, entry.node);
+      return forward(c.req.raw, undefined, { url: ownerUrlOf(entry), id: entry.node }, undefined, `session ${sessionId}`, sessionId);
     }),
 
     routeRequest: createMiddleware<AppEnv>(async (c, next) => {
@@ -187,7 +217,7 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
         const target = nodes.leastLoaded();
         // No other node has room: this one answers (at its limit, a 429).
         if (!target) return nodes.draining ? Promise.reject(clusterUnavailable('no node has room for a session')) : next();
-        return forward(c.req.raw, await bodyOf(c.req.raw, () => c.req.arrayBuffer()), target.url, projectId, 'the new session', target.id);
+        return forward(c.req.raw, await bodyOf(c.req), target, projectId, 'the new session');
       }
       const match = SESSION_PATH.exec(path);
       if (c.env?.internal || !match) return next();
@@ -196,16 +226,7 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
       const entry = await lookup(sessionId);
       // Unknown to the cluster, another project's, or this node's own: answered here (404 or 410).
       if (!entry || entry.project !== projectId || entry.node === nodes.id) return next();
-      const answer = forward(c.req.raw, await bodyOf(c.req.raw, () => c.req.arrayBuffer()), ownerUrlOf(entry), projectId, `session ${sessionId}`, entry.node);
-      return answer.catch(async (error: unknown) => {
-        if (!isDeckhandError(error) || error.code !== 'cluster_unavailable') throw error;
-        // An ended session's node that stopped answering (it left after a drain) took what it kept with it.
-        if (entry.state === 'ended') throw goneError(entry);
-        // The entry may be a cached one from before its node was found dead and its sessions marked lost.
-        recent.delete(sessionId);
-        const now = await lookup(sessionId).catch(() => undefined);
-        throw now?.state === 'lost' ? lostError(now.id, now.reason ?? 'its node stopped answering') : error;
-      });
+      return forward(c.req.raw, await bodyOf(c.req), { url: ownerUrlOf(entry), id: entry.node }, projectId, `session ${sessionId}`, sessionId);
     }),
 
     registerStart: (sessionId, projectId) => registry.register(sessionId, projectId),
