@@ -1,5 +1,5 @@
 // Many CDP clients over the one pipe of a launched browser. The browser has no DevTools port: Playwright
-// and every relayed client get a channel here, and each channel is its own browser-target session
+// (in this process, messages as objects) and every relayed client (JSON text) get a channel here, and each channel is its own browser-target session
 // (Target.attachToBrowserTarget), so to Chromium each is an independent client, exactly as separate
 // websocket clients would be. The mux renumbers command ids and routes replies by id and events by the
 // session they belong to; a channel only ever sees, and can only address, its own sessions.
@@ -34,11 +34,20 @@ interface Message {
   error?: unknown;
 }
 
+/** A client's end as objects, the shape of Playwright's `ConnectOverCDPTransport`. */
+export interface CdpObjectTransport {
+  send(message: object): void;
+  close(): void;
+  onmessage?: (message: object) => void;
+  onclose?: (reason?: string) => void;
+}
+
 interface Client {
   /** The channel's browser-target session: its commands without a sessionId go there. */
   root: string;
   deliver(message: Message): void;
   closed: boolean;
+  onClose(listener: () => void): void;
   close(): void;
 }
 
@@ -62,20 +71,63 @@ export class CdpMux {
     });
   }
 
-  /** A new client: resolves once its browser-target session is attached. */
+  /** A new client speaking JSON text: resolves once its browser-target session is attached. */
   async open(): Promise<CdpChannel> {
+    const listeners: Array<(message: string) => void> = [];
+    const client = await this.#attach((message) => {
+      const text = JSON.stringify(message);
+      for (const listener of listeners) listener(text);
+    });
+    return {
+      send: (text) => {
+        let message: Message;
+        try {
+          message = JSON.parse(text) as Message;
+        } catch {
+          return client.deliver({ error: { code: -32700, message: 'Message must be JSON' } });
+        }
+        this.#fromClient(client, message);
+      },
+      onMessage: (listener) => listeners.push(listener),
+      onClose: (listener) => client.onClose(listener),
+      close: () => client.close(),
+    };
+  }
+
+  /**
+   * A new client in this process speaking messages as objects (Playwright's `connectOverCDP` transport):
+   * nothing is serialized between it and the mux, only once on the pipe. Each message is handed over in
+   * a task of its own, as Playwright's own pipe and websocket transports do (what one message's promises
+   * start runs before the next message arrives), and a client that throws on one is closed, as there.
+   */
+  async openTransport(): Promise<CdpObjectTransport> {
+    const transport: CdpObjectTransport = {
+      send: (message) => this.#fromClient(client, message as Message),
+      close: () => client.close(),
+    };
+    const client = await this.#attach((message) =>
+      setImmediate(() => {
+        try {
+          transport.onmessage?.(message);
+        } catch {
+          client.close();
+        }
+      }),
+    );
+    client.onClose(() => setImmediate(() => transport.onclose?.()));
+    return transport;
+  }
+
+  async #attach(deliver: (message: Message) => void): Promise<Client> {
     const reply = await this.#request('Target.attachToBrowserTarget', {});
     const root = reply.result?.sessionId;
     if (typeof root !== 'string') throw new Error('The browser refused a DevTools session');
-    const messageListeners: Array<(message: string) => void> = [];
     const closeListeners: Array<() => void> = [];
     const client: Client = {
       root,
       closed: false,
-      deliver: (message) => {
-        const text = JSON.stringify(message);
-        for (const listener of messageListeners) listener(text);
-      },
+      deliver,
+      onClose: (listener) => (client.closed ? listener() : closeListeners.push(listener)),
       close: () => {
         if (client.closed) return;
         client.closed = true;
@@ -86,12 +138,7 @@ export class CdpMux {
     };
     this.#clients.add(client);
     this.#owners.set(root, client);
-    return {
-      send: (text) => this.#fromClient(client, text),
-      onMessage: (listener) => messageListeners.push(listener),
-      onClose: (listener) => (client.closed ? listener() : closeListeners.push(listener)),
-      close: () => client.close(),
-    };
+    return client;
   }
 
   /** Sees every event the browser sends, whichever client's session it is for (the disk quota's download watch). */
@@ -104,16 +151,10 @@ export class CdpMux {
     if (!this.#closed) this.#send({ id: this.#nextId++, method: 'Browser.close' });
   }
 
-  #fromClient(client: Client, text: string): void {
+  #fromClient(client: Client, message: Message | null): void {
     if (client.closed) return;
-    let message: Message;
-    try {
-      message = JSON.parse(text) as Message;
-    } catch {
-      return client.deliver({ error: { code: -32700, message: 'Message must be JSON' } });
-    }
-    if (typeof message.id !== 'number' || typeof message.method !== 'string') {
-      return client.deliver({ id: message.id, error: { code: -32600, message: 'Message must have a numeric id and a method' } });
+    if (typeof message?.id !== 'number' || typeof message.method !== 'string') {
+      return client.deliver({ id: message?.id, error: { code: -32600, message: 'Message must have a numeric id and a method' } });
     }
     const sessionId = message.sessionId ?? client.root;
     if (this.#owners.get(sessionId) !== client) {
