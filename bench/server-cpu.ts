@@ -4,11 +4,11 @@
 // load curve: Action acts from 1 to 50 concurrent clients, each on a session of its own.
 //
 // Run: npx tsx bench/server-cpu.ts [--ops 200] [--blocks 5] [--steps 1,5,10,20,30,50] [--step-seconds 10]
-//        [--only cpu,load] [--baseline DIR] [--profile DIR] [--out bench/results/server-cpu.md]
+//        [--only cpu,load] [--operations action,nl.offline,observe,start+end] [--baseline DIR] [--profile DIR] [--out bench/results/server-cpu.md]
 // --baseline DIR: a second server from another checkout (an older build, its node_modules linked), measured
-//   in the same run, block for block interleaved with this one. --profile DIR: this build's server runs
-//   under `node --cpu-prof`; the top self-time frames over the load at the highest step are printed.
-import { readdirSync, writeFileSync } from 'node:fs';
+//   in the same run, block for block interleaved with this one. --profile DIR: every server runs under
+//   `node --cpu-prof` (a profile per pid); this build's top self-time frames over its last load step are printed.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,7 @@ const { values: flags } = parseArgs({
     steps: { type: 'string', default: '1,5,10,20,30,50' },
     'step-seconds': { type: 'string', default: '10' },
     only: { type: 'string', default: 'cpu,load' },
+    operations: { type: 'string' },
     baseline: { type: 'string' },
     profile: { type: 'string' },
     out: { type: 'string', default: path.join(here, 'results', 'server-cpu.md') },
@@ -69,8 +70,13 @@ async function openSession(server: DeckhandProcess): Promise<string> {
   return id;
 }
 
+/** Each server's data directory, fresh: the disk quota walks it at every start, so leftovers would weigh on one side. */
+const dataDirs: string[] = [];
+
 async function startBuild(label: string, root: string | undefined, nodeArgs: string[] = []): Promise<Build> {
-  const server = await startDeckhandProcess(SERVER_ENV, { root, nodeArgs });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'deckhand-cpu-'));
+  dataDirs.push(dataDir);
+  const server = await startDeckhandProcess({ ...SERVER_ENV, DECKHAND_DATA_DIR: dataDir }, { root, nodeArgs });
   return { label, server, session: await openSession(server) };
 }
 
@@ -86,7 +92,7 @@ interface Operation {
   run(build: Build): Promise<void>;
 }
 
-const OPERATIONS: Operation[] = [
+const ALL_OPERATIONS: Operation[] = [
   { name: 'action', what: 'Action act (`click` on `#go`, cache bypassed)', run: async (b) => mustSucceed('act', await b.server.post(`/${b.session}/act`, ACTION, NO_CACHE)) },
   { name: 'nl.offline', what: 'natural-language act, `builtin/offline` (cache bypassed)', run: async (b) => mustSucceed('act', await b.server.post(`/${b.session}/act`, { input: 'click the Go button' }, NO_CACHE)) },
   { name: 'observe', what: 'observe, no instruction', run: async (b) => void (await b.server.post(`/${b.session}/observe`, {})) },
@@ -99,6 +105,9 @@ const OPERATIONS: Operation[] = [
     },
   },
 ];
+
+/** `--operations action,start+end`: only those rows. */
+const OPERATIONS = flags.operations ? ALL_OPERATIONS.filter((op) => flags.operations!.split(',').includes(op.name)) : ALL_OPERATIONS;
 
 interface Tally {
   count: number;
@@ -246,8 +255,10 @@ async function loadCurves(): Promise<{ tables: Map<string, string[]>; window: [n
 
 // ---------------------------------------------------------------------------------------- run
 
-const builds = [await startBuild('this build', undefined, flags.profile ? ['--cpu-prof', `--cpu-prof-dir=${flags.profile}`] : [])];
-if (flags.baseline) builds.push(await startBuild('baseline', path.resolve(flags.baseline)));
+const profiled = flags.profile ? ['--cpu-prof', `--cpu-prof-dir=${flags.profile}`] : [];
+const builds = [await startBuild('this build', undefined, profiled)];
+if (flags.baseline) builds.push(await startBuild('baseline', path.resolve(flags.baseline), profiled));
+if (flags.profile) console.log(`profiles: ${builds.map((b) => `${b.label} pid ${b.server.pid}`).join(', ')}`);
 const out: string[] = ['# Server CPU per operation and acts/s per node', ''];
 try {
   if (SECTIONS.has('cpu')) {
@@ -287,6 +298,7 @@ try {
 } finally {
   await Promise.all(builds.map((b) => b.server.close()));
   await fixtures.close();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 }
 out.push(`Machine: ${os.cpus().length} cores, load average ${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end.`);
 writeFileSync(flags.out!, out.join('\n') + '\n');
