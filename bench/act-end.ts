@@ -22,7 +22,7 @@ const fixtures = await startFixtureServer();
 const PAGE = fixtures.url('forms.html');
 const env = { ...ALLOW_FIXTURES, DECKHAND_POOL_SIZE: '0' };
 const servers: Array<[string, DeckhandProcess]> = [['after', await startDeckhandProcess(env)]];
-if (flags.before) servers.unshift(['before', await startDeckhandProcess(env, flags.before)]);
+if (flags.before) servers.unshift(['before', await startDeckhandProcess(env, { root: flags.before })]);
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 
 async function sessionOn(server: DeckhandProcess, body: object = {}): Promise<string> {

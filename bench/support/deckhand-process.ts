@@ -15,10 +15,10 @@ export interface DeckhandProcess {
   close(): Promise<void>;
 }
 
-/** `root`: another checkout's server (a before/after comparison); this one's by default. */
-export async function startDeckhandProcess(env: Record<string, string>, root = ROOT): Promise<DeckhandProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: root,
+/** `root`: another checkout of Deckhand to run (an older build, compared in the same run); `nodeArgs`: Node's own flags (`--cpu-prof`). */
+export async function startDeckhandProcess(env: Record<string, string>, options: { root?: string; nodeArgs?: string[] } = {}): Promise<DeckhandProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'packages/server/src/main.ts'], {
+    cwd: options.root ?? ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DECKHAND_LOG_LEVEL: 'error', DECKHAND_CACHE_DIR: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

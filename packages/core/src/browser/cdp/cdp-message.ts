@@ -21,16 +21,24 @@ export function parseCdpMessage(text: string): CdpMessage | undefined {
 }
 
 /** A client's command with its id and method, or the error reply to send back instead. */
-export function parseCdpCommand(text: string): { command: CdpMessage & { id: number; method: string } } | { reply: CdpMessage } {
-  let message: CdpMessage | null;
+export type CdpCommandCheck = { command: CdpMessage & { id: number; method: string } } | { reply: CdpMessage };
+
+/** Checks a client's command given as text (a websocket client). */
+export function parseCdpCommand(text: string): CdpCommandCheck {
+  let message: unknown;
   try {
-    message = JSON.parse(text) as CdpMessage | null;
+    message = JSON.parse(text);
   } catch {
     return { reply: { error: { code: -32700, message: 'Message must be JSON' } } };
   }
-  if (typeof message !== 'object' || message === null || typeof message.id !== 'number' || typeof message.method !== 'string') {
-    const id = typeof message === 'object' && message !== null ? message.id : undefined;
-    return { reply: { id, error: { code: -32600, message: 'Message must have a numeric id and a method' } } };
+  return checkCdpCommand(message);
+}
+
+/** Checks a client's command given as an object (a transport in this process). */
+export function checkCdpCommand(message: unknown): CdpCommandCheck {
+  const candidate = typeof message === 'object' && message !== null ? (message as CdpMessage) : undefined;
+  if (typeof candidate?.id !== 'number' || typeof candidate.method !== 'string') {
+    return { reply: { id: candidate?.id, error: { code: -32600, message: 'Message must have a numeric id and a method' } } };
   }
-  return { command: message as CdpMessage & { id: number; method: string } };
+  return { command: candidate as CdpMessage & { id: number; method: string } };
 }

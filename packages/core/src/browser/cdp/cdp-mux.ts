@@ -1,10 +1,10 @@
 // Many CDP clients over the one pipe of a launched browser. The browser has no DevTools port: Playwright
-// and every relayed client get a channel here, and each channel is its own browser-target session
+// (in this process, messages as objects) and every relayed client (JSON text) get a channel here, and each channel is its own browser-target session
 // (Target.attachToBrowserTarget), so to Chromium each is an independent client, exactly as separate
 // websocket clients would be. The mux renumbers command ids and routes replies by id and events by the
 // session they belong to; a channel only ever sees, and can only address, its own sessions.
 
-import { parseCdpCommand, parseCdpMessage, type CdpMessage } from './cdp-message.js';
+import { checkCdpCommand, parseCdpCommand, parseCdpMessage, type CdpCommandCheck, type CdpMessage } from './cdp-message.js';
 
 /** One CDP client's end: JSON messages as text, in both directions. */
 export interface CdpChannel {
@@ -27,11 +27,20 @@ export interface CdpEvent {
   params?: Record<string, unknown>;
 }
 
+/** A client's end as objects, the shape of Playwright's `ConnectOverCDPTransport`. */
+export interface CdpObjectTransport {
+  send(message: object): void;
+  close(): void;
+  onmessage?: (message: object) => void;
+  onclose?: (reason?: string) => void;
+}
+
 interface Client {
   /** The channel's browser-target session: its commands without a sessionId go there. */
   root: string;
   deliver(message: CdpMessage): void;
   closed: boolean;
+  onClose(listener: () => void): void;
   close(): void;
 }
 
@@ -55,20 +64,57 @@ export class CdpMux {
     });
   }
 
-  /** A new client: resolves once its browser-target session is attached. */
+  /** A new client speaking JSON text: resolves once its browser-target session is attached. */
   async open(): Promise<CdpChannel> {
+    const listeners: Array<(message: string) => void> = [];
+    const client = await this.#attach((message) => {
+      const text = JSON.stringify(message);
+      for (const listener of listeners) listener(text);
+    });
+    return {
+      send: (text) => {
+        this.#fromClient(client, parseCdpCommand(text));
+      },
+      onMessage: (listener) => listeners.push(listener),
+      onClose: (listener) => client.onClose(listener),
+      close: () => client.close(),
+    };
+  }
+
+  /**
+   * A new client in this process speaking messages as objects (Playwright's `connectOverCDP` transport):
+   * nothing is serialized between it and the mux, only once on the pipe. Each message is handed over in
+   * a task of its own, as Playwright's own pipe and websocket transports do (what one message's promises
+   * start runs before the next message arrives), and a client that throws on one is closed, as there.
+   */
+  async openTransport(): Promise<CdpObjectTransport> {
+    const transport: CdpObjectTransport = {
+      send: (message) => this.#fromClient(client, checkCdpCommand(message)),
+      close: () => client.close(),
+    };
+    const client = await this.#attach((message) =>
+      setImmediate(() => {
+        try {
+          transport.onmessage?.(message);
+        } catch {
+          client.close();
+        }
+      }),
+    );
+    client.onClose(() => setImmediate(() => transport.onclose?.()));
+    return transport;
+  }
+
+  async #attach(deliver: (message: CdpMessage) => void): Promise<Client> {
     const reply = await this.#request('Target.attachToBrowserTarget', {});
     const root = reply.result?.sessionId;
     if (typeof root !== 'string') throw new Error('The browser refused a DevTools session');
-    const messageListeners: Array<(message: string) => void> = [];
     const closeListeners: Array<() => void> = [];
     const client: Client = {
       root,
       closed: false,
-      deliver: (message) => {
-        const text = JSON.stringify(message);
-        for (const listener of messageListeners) listener(text);
-      },
+      deliver,
+      onClose: (listener) => (client.closed ? listener() : closeListeners.push(listener)),
       close: () => {
         if (client.closed) return;
         client.closed = true;
@@ -79,12 +125,7 @@ export class CdpMux {
     };
     this.#clients.add(client);
     this.#owners.set(root, client);
-    return {
-      send: (text) => this.#fromClient(client, text),
-      onMessage: (listener) => messageListeners.push(listener),
-      onClose: (listener) => (client.closed ? listener() : closeListeners.push(listener)),
-      close: () => client.close(),
-    };
+    return client;
   }
 
   /** Sees every event the browser sends, whichever client's session it is for (the disk quota's download watch). */
@@ -97,9 +138,8 @@ export class CdpMux {
     if (!this.#closed) this.#send({ id: this.#nextId++, method: 'Browser.close' });
   }
 
-  #fromClient(client: Client, text: string): void {
+  #fromClient(client: Client, parsed: CdpCommandCheck): void {
     if (client.closed) return;
-    const parsed = parseCdpCommand(text);
     if ('reply' in parsed) return client.deliver(parsed.reply);
     const message = parsed.command;
     const sessionId = message.sessionId ?? client.root;

@@ -1,4 +1,4 @@
-// Starts one Chromium with DevTools over a pipe and Playwright connected through the mux, behind its own
+// Starts one Chromium with DevTools over a pipe and Playwright connected to the mux in process, behind its own
 // policy proxy. What runs inside it (the session's default context, or contexts of a project's shared
 // browser) is the caller's business.
 import { chown, mkdir, rm } from 'node:fs/promises';
@@ -11,7 +11,6 @@ import { buildChromiumArgs } from './chromium-args.js';
 import { findChromium, isFullChromium } from './chromium-path.js';
 import { spawnChromium } from './chromium-process.js';
 import { CdpMux } from '../cdp/cdp-mux.js';
-import { servePrivateCdp } from '../cdp/cdp-websocket.js';
 import { startPolicyProxy, type PolicyProxy } from '../../network/policy-proxy.js';
 import { isRunning, processTree } from './process-tree.js';
 import { makeTempDir } from './temp-dirs.js';
@@ -46,9 +45,6 @@ export async function launchChromium(
   }
   // Every connection of the browser goes through this proxy, which enforces the navigation policy.
   const policyProxy = await startPolicyProxy(config.navigationPolicy, options.proxy);
-  // Playwright's way in; it opens channels only once the browser below is running.
-  let mux: CdpMux | undefined;
-  const endpoint = await servePrivateCdp(() => mux!.open());
   const { user, sandbox } = config.browserIdentity;
   // The profile (unless the client chose one) and the downloads live here, writable by the browser's user only.
   const runDir = await makeTempDir('profile');
@@ -70,12 +66,11 @@ export async function launchChromium(
   });
 
   const chromiumProcess = spawnChromium(executablePath, args, user);
-  mux = new CdpMux(chromiumProcess.transport);
+  const mux = new CdpMux(chromiumProcess.transport);
   const cleanUp = async (tree = chromiumProcess.pid === undefined ? [] : processTree(chromiumProcess.pid)) => {
     chromiumProcess.kill();
     for (const pid of tree) if (isRunning(pid)) killQuietly(pid);
     await chromiumProcess.exited;
-    await endpoint.close();
     await policyProxy.close();
     if (!keepRunDir) await rm(runDir, { recursive: true, force: true });
     profilesInUse.delete(userDataDir);
@@ -83,20 +78,19 @@ export async function launchChromium(
 
   let browser: Browser;
   try {
-    browser = await chromium.connectOverCDP(endpoint.url, {
-      timeout: options.connectTimeoutMs ?? 30_000,
-      isLocal: true,
-      artifactsDir: downloadsDir,
-    });
+    // Playwright speaks to the mux as objects: no websocket between them, and each message is serialized
+    // once, on the pipe (bench/results/server-cpu.md: what the websocket hop cost every act).
+    const timeout = options.connectTimeoutMs ?? 30_000;
+    const transport = await within(mux.openTransport(), timeout);
+    browser = await chromium.connectOverCDP(transport, { timeout, isLocal: true, artifactsDir: downloadsDir });
   } catch (error) {
     await cleanUp();
     throw new DeckhandError('browser_unavailable', 'Chromium failed to launch (the detail is in the server log)', undefined, { cause: error });
   }
-  const connected = mux;
   let closed: Promise<void> | undefined;
   return {
     browser,
-    mux: connected,
+    mux,
     pid: chromiumProcess.pid,
     policyProxy,
     runDir,
@@ -105,12 +99,23 @@ export async function launchChromium(
       (closed ??= (async () => {
         // Its renderers must not outlive it: remember the tree before asking it to exit (profile flushed).
         const tree = chromiumProcess.pid === undefined ? [] : processTree(chromiumProcess.pid);
-        connected.closeBrowser();
+        mux.closeBrowser();
         await Promise.race([chromiumProcess.exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
         await browser.close().catch(() => undefined);
         await cleanUp(tree);
       })()),
   };
+}
+
+/** `promise`, or a rejection once `ms` have passed (a browser that never answers its first command). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`No answer from the browser in ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function killQuietly(pid: number): void {
