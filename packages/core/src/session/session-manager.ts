@@ -88,10 +88,6 @@ export class SessionManager {
     try {
       if (projectMaxSessions !== undefined) {
         slot = await this.shared.slots.take(projectId, projectMaxSessions);
-        if (!slot && this.closing.has(projectId)) {
-          await this.closing.closed(projectId);
-          slot = await this.shared.slots.take(projectId, projectMaxSessions);
-        }
         if (!slot) throw limitError(`Too many sessions for this project (limit ${projectMaxSessions}); end one and retry`);
       }
       await this.disk.check(projectId, 0);
@@ -111,7 +107,10 @@ export class SessionManager {
         reserveDisk: (bytes) => this.disk.reserve(projectId, bytes),
         pictureSlot: () => this.pictures.take(projectId),
         onStop: (stopped, reason, closed) => {
-          this.closing.add(projectId, closed.then(() => slot?.release()));
+          // The project's slot is free once the session is unreachable (any node may start the next one at
+          // once); the browser closing in the background still counts against this server's capacity.
+          slot?.release();
+          this.closing.add(closed);
           const { onFinished } = this.shared;
           // stop() takes the last look just after telling us; the record waits for it.
           if (onFinished) void Promise.resolve().then(() => stopped.finalLook()).then(() => onFinished(stopped), () => undefined);
