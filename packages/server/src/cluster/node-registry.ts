@@ -150,7 +150,7 @@ export class NodeRegistry {
         this.#needsReclaim = false;
         await this.options.reclaim().catch((error: unknown) => {
           this.#needsReclaim = true;
-          throw error;
+          this.logger.debug('cluster re-claim failed; the next beat tries again', { detail: error instanceof Error ? error.message : String(error) });
         });
       }
       const view = new Map<string, NodeInfo>();
