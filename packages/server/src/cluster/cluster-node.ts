@@ -201,9 +201,10 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
         if (!isDeckhandError(error) || error.code !== 'cluster_unavailable') throw error;
         // An ended session's node that stopped answering (it left after a drain) took what it kept with it.
         if (entry.state === 'ended') throw goneError(entry);
-        // The entry may be a cached one from before its node was found dead and its sessions marked lost.
+        // The entry may be a cached one from before the session ended, or before its node was found dead and its sessions marked lost.
         recent.delete(sessionId);
         const now = await lookup(sessionId).catch(() => undefined);
+        if (now?.state === 'ended') throw goneError(now);
         throw now?.state === 'lost' ? lostError(now.id, now.reason ?? 'its node stopped answering') : error;
       });
     }),
