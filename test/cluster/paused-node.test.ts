@@ -4,6 +4,7 @@
 // count again, even past the project's limit until one of them ends.
 import { createClient } from 'redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { keys } from '../../packages/server/src/cluster/keys';
 import { call, eventually, KEYS, startCluster, startSession, START_BODY, type Cluster } from './three-nodes';
 
 let cluster: Cluster;
@@ -13,7 +14,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   // A paused node would not die of SIGKILL's wait: let it run first.
-  for (const node of cluster?.nodes ?? []) process.kill(node.pid, 'SIGCONT');
+  for (const node of cluster?.nodes ?? []) resume(node.pid);
   await cluster?.close();
 });
 
@@ -26,9 +27,9 @@ it('a node paused for 7.5 s (its heartbeat expires after 6) is not declared dead
   // The pause starts just after A's beat (read from the registry), so it is the whole gap between two beats.
   const redis = createClient({ url: cluster.redis.url });
   await redis.connect();
-  const nodeId = (await redis.hGet(`deckhand:session:${onA.sessionId}`, 'node'))!;
-  const before = await redis.zScore('deckhand:nodes', nodeId);
-  expect(await eventually(async () => (await redis.zScore('deckhand:nodes', nodeId)) !== before, 5_000, 10)).toBe(true);
+  const nodeId = (await redis.hGet(keys.session(onA.sessionId), 'node'))!;
+  const before = await redis.zScore(keys.nodes, nodeId);
+  expect(await eventually(async () => (await redis.zScore(keys.nodes, nodeId)) !== before, 5_000, 10)).toBe(true);
   await redis.close();
   process.kill(a.pid, 'SIGSTOP');
   // Requests on B meanwhile: forwarded to A, they wait for it; none may be told the session was lost.
@@ -40,7 +41,7 @@ it('a node paused for 7.5 s (its heartbeat expires after 6) is not declared dead
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   } finally {
-    process.kill(a.pid, 'SIGCONT');
+    resume(a.pid);
   }
   // 503 (retry-after) is what a slow owner may cost; 410 session_lost would be a lie about a live session.
   for (const answer of await Promise.all(answers)) expect(answer).toMatch(/^(200 |503 cluster_unavailable)/);
@@ -78,7 +79,7 @@ it('a node paused past its death and its slots\' expiry re-claims its sessions a
         return started.status === 200;
       }, 20_000, 1_000),
     ).toBe(true);
-    process.kill(a.pid, 'SIGCONT');
+    resume(a.pid);
 
     // A's sessions still run: every node answers for them again, none says they were lost.
     const works = async (node: { url: string }, sessionId: string, key: string) => (await call(node, 'POST', `/v1/sessions/${sessionId}/navigate`, page, key)).status === 200;
@@ -96,6 +97,14 @@ it('a node paused past its death and its slots\' expiry re-claims its sessions a
     // A frees the slot once that browser has closed.
     expect(await eventually(async () => (await call(b, 'POST', '/v1/sessions/start', START_BODY, KEYS.beta)).status === 200, 10_000)).toBe(true);
   } finally {
-    process.kill(a.pid, 'SIGCONT');
+    resume(a.pid);
   }
 }, 90_000);
+
+function resume(pid: number): void {
+  try {
+    process.kill(pid, 'SIGCONT');
+  } catch {
+    // Already exited.
+  }
+}
