@@ -86,7 +86,7 @@ export interface ClusterNodeOptions {
 export function createClusterNode({ config, redis, sessions, capacity, maxSessionMs, logger, onNodeLost }: ClusterNodeOptions, selfUrl: () => string): ClusterNode {
   const secret = clusterSecret(config.secret);
   const load = () => registry.ownedCount + sessions.stats().starting;
-  const nodes: NodeRegistry = new NodeRegistry(redis, { url: selfUrl, capacity, load, onReconnect: () => registry.rewrite(), onNodeLost }, logger);
+  const nodes: NodeRegistry = new NodeRegistry(redis, { url: selfUrl, capacity, load, reclaim: () => registry.rewrite(), onNodeLost }, logger);
   const registry = new SessionRegistry(redis, { id: nodes.id, url: selfUrl, maxSessionMs });
 
   /**

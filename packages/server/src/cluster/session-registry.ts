@@ -3,7 +3,9 @@
 import { DeckhandError } from '@deckhand/core';
 import { keys, type RegisteredState } from './keys';
 import { STOPPED_SESSION_TTL_MS } from './node-registry';
-import type { RedisLink } from './redis';
+import type { RedisClient, RedisLink } from './redis';
+
+type Multi = ReturnType<RedisClient['multi']>;
 
 export interface RegisteredSession {
   id: string;
@@ -61,13 +63,20 @@ export class SessionRegistry {
     await Promise.all(this.#writing);
   }
 
-  /** After an outage (or a Redis that restarted empty): this node's sessions and ends, written again. */
+  /**
+   * After an outage, a Redis that restarted empty, or this node swept as dead while it lived: its live
+   * sessions (back to running, whatever the sweep wrote) and its ends, written again in one round trip.
+   */
   async rewrite(): Promise<void> {
-    for (const [sessionId, { project, startedAt }] of this.#owned) await this.#write(sessionId, project, startedAt);
-    for (const [sessionId, { reason, endedAt }] of this.#unwrittenEnds) {
-      await this.#writeEnd(sessionId, reason, endedAt);
-      this.#unwrittenEnds.delete(sessionId);
-    }
+    const ends = [...this.#unwrittenEnds];
+    if (this.#owned.size === 0 && ends.length === 0) return;
+    await this.redis.run((client) => {
+      const multi = client.multi();
+      for (const [sessionId, { project, startedAt }] of this.#owned) this.#addWrite(multi, sessionId, project, startedAt);
+      for (const [sessionId, { reason, endedAt }] of ends) this.#addEnd(multi, sessionId, reason, endedAt);
+      return multi.exec();
+    });
+    for (const [sessionId] of ends) this.#unwrittenEnds.delete(sessionId);
   }
 
   async lookup(sessionId: string): Promise<RegisteredSession | undefined> {
@@ -86,30 +95,41 @@ export class SessionRegistry {
   }
 
   #write(sessionId: string, project: string, startedAt: number): Promise<unknown> {
-    // The project's list outlives none of its sessions' hashes; what it holds beyond them is dropped as it is read.
-    const listKept = this.self.maxSessionMs + STOPPED_SESSION_TTL_MS;
-    return this.redis.run((client) =>
-      client
-        .multi()
-        .hSet(keys.session(sessionId), { node: this.self.id, url: this.self.url(), project, state: 'running', startedAt, updatedAt: Date.now() })
-        .persist(keys.session(sessionId))
-        .sAdd(keys.nodeSessions(this.self.id), sessionId)
-        .zAdd(keys.projectSessions(project), { score: startedAt, value: sessionId })
-        .zRemRangeByScore(keys.projectSessions(project), '-inf', Date.now() - listKept)
-        .pExpire(keys.projectSessions(project), listKept)
-        .exec(),
-    );
+    return this.redis.run((client) => {
+      const multi = client.multi();
+      this.#addWrite(multi, sessionId, project, startedAt);
+      return multi.exec();
+    });
   }
 
   #writeEnd(sessionId: string, reason: string, endedAt: number): Promise<unknown> {
-    return this.redis.run((client) =>
-      client
-        .multi()
-        .hSet(keys.session(sessionId), { state: 'ended', reason, endedAt, updatedAt: endedAt })
-        .pExpire(keys.session(sessionId), STOPPED_SESSION_TTL_MS)
-        .sRem(keys.nodeSessions(this.self.id), sessionId)
-        .exec(),
-    );
+    return this.redis.run((client) => {
+      const multi = client.multi();
+      this.#addEnd(multi, sessionId, reason, endedAt);
+      return multi.exec();
+    });
+  }
+
+  /** Adds to `multi` (its commands are queued on it) the writes of a live session. */
+  #addWrite(multi: Multi, sessionId: string, project: string, startedAt: number): void {
+    // The project's list outlives none of its sessions' hashes; what it holds beyond them is dropped as it is read.
+    const listKept = this.self.maxSessionMs + STOPPED_SESSION_TTL_MS;
+    // A session swept as lost while this node lived reads running again, without the sweep's end.
+    multi
+      .hSet(keys.session(sessionId), { node: this.self.id, url: this.self.url(), project, state: 'running', startedAt, updatedAt: Date.now() })
+      .hDel(keys.session(sessionId), ['reason', 'endedAt'])
+      .persist(keys.session(sessionId))
+      .sAdd(keys.nodeSessions(this.self.id), sessionId)
+      .zAdd(keys.projectSessions(project), { score: startedAt, value: sessionId })
+      .zRemRangeByScore(keys.projectSessions(project), '-inf', Date.now() - listKept)
+      .pExpire(keys.projectSessions(project), listKept);
+  }
+
+  #addEnd(multi: Multi, sessionId: string, reason: string, endedAt: number): void {
+    multi
+      .hSet(keys.session(sessionId), { state: 'ended', reason, endedAt, updatedAt: endedAt })
+      .pExpire(keys.session(sessionId), STOPPED_SESSION_TTL_MS)
+      .sRem(keys.nodeSessions(this.self.id), sessionId);
   }
 }
 
