@@ -99,7 +99,8 @@ describe('through the proxy', () => {
     const proxyPort = Number(/^--proxy-server=http:\/\/127\.0\.0\.1:(\d+)$/.exec(commandLineOf(session.browserPid!).find((arg) => arg.startsWith('--proxy-server='))!)![1]);
     expect(await accepts(proxyPort)).toBe(true);
     await manager.end('p1', session.id);
-    expect(await accepts(proxyPort)).toBe(false);
+    // The end answers first; the browser, and its proxy with it, close in the background.
+    await expect.poll(() => accepts(proxyPort), { timeout: 10_000 }).toBe(false);
   });
 });
 

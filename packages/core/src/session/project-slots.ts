@@ -5,7 +5,8 @@ import { KeyedCounts } from '../keyed-counts.js';
 
 /** A slot held for one session; `release` is idempotent. */
 export interface ProjectSlot {
-  release(): void;
+  /** Frees the slot; settles once every node would see it free (never rejects). */
+  release(): Promise<void>;
 }
 
 export interface ProjectSlots {
@@ -22,7 +23,7 @@ export class InMemoryProjectSlots implements ProjectSlots {
     this.#held.add(projectId);
     let released = false;
     return {
-      release: () => {
+      release: async () => {
         if (released) return;
         released = true;
         this.#held.release(projectId);

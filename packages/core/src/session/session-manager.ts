@@ -64,6 +64,10 @@ export class SessionManager {
   private readonly pictures = new PictureSlots();
   /** Ended sessions whose browser is still closing: they hold their slots until it is freed. */
   private readonly closing = new ClosingSessions();
+  /** The project slot's release of each stopped session, which its end waits for. */
+  private readonly slotReleases = new WeakMap<Session, Promise<void>>();
+  /** Sessions on a client's own profile (`userDataDir`): their end waits until the browser released it. */
+  private readonly ownProfiles = new WeakSet<Session>();
 
   constructor(
     private readonly config: CoreConfig,
@@ -109,7 +113,7 @@ export class SessionManager {
         onStop: (stopped, reason, closed) => {
           // The project's slot is free once the session is unreachable (any node may start the next one at
           // once); the browser closing in the background still counts against this server's capacity.
-          slot?.release();
+          if (slot) this.slotReleases.set(stopped, slot.release());
           this.closing.add(closed);
           const { onFinished } = this.shared;
           // stop() takes the last look just after telling us; the record waits for it.
@@ -120,6 +124,7 @@ export class SessionManager {
         },
         telemetry: this.telemetry,
       });
+      if (req.browser?.launchOptions?.userDataDir) this.ownProfiles.add(session);
       this.store.add(session);
       this.telemetry.onSessionStart?.();
       // A cluster's registry must know it before anyone is told of it: if it cannot, the start did not happen.
@@ -129,7 +134,7 @@ export class SessionManager {
       });
       return session;
     } catch (error) {
-      slot?.release();
+      void slot?.release();
       throw error;
     } finally {
       const left = (this.starting.get(projectId) ?? 1) - 1;
@@ -177,14 +182,18 @@ export class SessionManager {
   }
 
   /**
-   * Ends a session. It answers once the session is unreachable; its browser closes in the background
-   * (holding its slot until then), unless the session holds files: those are deleted before the answer.
+   * Ends a session. It answers once the session is unreachable and its project slot is free; its browser
+   * closes in the background (counted in the server's capacity until then), unless the session holds
+   * files (deleted before the answer) or runs on the client's own profile (released before the answer).
    */
   async end(projectId: string, sessionId: string): Promise<void> {
     const session = this.get(projectId, sessionId);
     const holdsFiles = session.holdsFiles;
     const closed = session.stop('ended');
-    if (holdsFiles) await closed;
+    // A start on any node right after this answer finds the project's slot free.
+    await this.slotReleases.get(session);
+    // Files are deleted, and a profile released for the next session, before the answer.
+    if (holdsFiles || this.ownProfiles.has(session)) await closed;
   }
 
   /** Live sessions, across projects. */

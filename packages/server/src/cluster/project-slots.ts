@@ -51,12 +51,12 @@ export class RedisProjectSlots implements ProjectSlots {
     clearInterval(this.#timer);
   }
 
-  #release(id: string): void {
+  async #release(id: string): Promise<void> {
     const projectId = this.#held.get(id);
     if (projectId === undefined) return;
     this.#held.delete(id);
     // With Redis down the slot expires by itself (it is no longer renewed).
-    this.redis.run((client) => client.zRem(keys.projectSlots(projectId), id)).catch(() => undefined);
+    await this.redis.run((client) => client.zRem(keys.projectSlots(projectId), id)).catch(() => undefined);
   }
 
   async #renew(): Promise<void> {
