@@ -2,6 +2,7 @@
 // fixture page (test/fixtures/forms.html, its Go button): raw Playwright, Stagehand 3.7.3 in LOCAL
 // mode, and a real Deckhand server over HTTP on loopback. Natural-language acts go to a loopback model
 // (test/support/model-server.ts) that answers at once, so what is measured is the tool, not a model.
+// Deckhand's rows on a session also give the server process's CPU per operation (issue 22), from /proc.
 // Prints a markdown table and writes it to bench/results/ (peers.md unless --out says otherwise).
 //
 // Run: npm run bench:peers -- [--rounds 30] [--warmup 3] [--only latency|density] [--quick]
@@ -18,9 +19,10 @@ import { captureSnapshot } from '../packages/core/src/snapshot/index.js';
 import { ALLOW_FIXTURES, startFixtureServer } from '../test/support/fixture-server.js';
 import { startModelServer } from '../test/support/model-server.js';
 import { startDeckhandProcess, type DeckhandProcess } from './support/deckhand-process.js';
+import { cpuMs } from './support/proc-cpu.js';
 import { browserPids, memAvailableKiB, treeMemoryKiB } from './support/proc-memory.js';
 import { CHROMIUM, CHROMIUM_ARGS, localStagehand } from './support/stagehand-local.js';
-import { median, percentile } from './support/stats.js';
+import { mean, median, percentile } from './support/stats.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: flags } = parseArgs({
@@ -67,6 +69,17 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
   const t = performance.now();
   const result = await run();
   return [result, performance.now() - t];
+}
+/**
+ * `run` timed into `row`, and the server process's CPU over it (utime + stime) into `row.cpu`. /proc counts
+ * in ticks of 10 ms, so one sample is 0, 10, 20…; their mean over the rounds is the figure.
+ */
+async function timedOnServer<T>(server: DeckhandProcess, row: string, run: () => Promise<T>): Promise<T> {
+  const cpu = cpuMs(server.pid);
+  const [result, ms] = await timed(run);
+  record(row, ms);
+  record(`${row}.cpu`, cpuMs(server.pid) - cpu);
+  return result;
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const FRAME_MS = 1000 / 60;
@@ -185,9 +198,8 @@ async function deckhandOps(server: DeckhandProcess, pooled: DeckhandProcess | nu
   const id: string = (await server.post('/start', { modelName: 'builtin/offline' })).sessionId;
   await server.post(`/${id}/navigate`, { url: PAGE });
   const act = async (row: string, body: unknown) => {
-    const [data, ms] = await timed(() => server.post(`/${id}/act`, body, NO_CACHE));
+    const data = await timedOnServer(server, row, () => server.post(`/${id}/act`, body, NO_CACHE));
     mustSucceed(`Deckhand ${row}`, data.result);
-    record(row, ms);
   };
   const nlBody = { input: INSTRUCTION, options: { model: LOOPBACK_MODEL } };
   const goId = await probeGoId(() => server.post(`/${id}/act`, nlBody, NO_CACHE), /\[(\d+)\] button "Go"/);
@@ -196,8 +208,8 @@ async function deckhandOps(server: DeckhandProcess, pooled: DeckhandProcess | nu
     { name: 'dh.action', run: () => act('dh.action', { input: { selector: '#go', method: 'click' } }) },
     { name: 'dh.nl.offline', run: () => act('dh.nl.offline', { input: INSTRUCTION }) },
     { name: 'dh.nl.loopback', run: () => withModelAnswer(actAnswer, () => act('dh.nl.loopback', nlBody)) },
-    { name: 'dh.observe', run: async () => record('dh.observe', (await timed(() => server.post(`/${id}/observe`, {})))[1]) },
-    { name: 'dh.extract', run: async () => record('dh.extract', (await timed(() => server.post(`/${id}/extract`, {})))[1]) },
+    { name: 'dh.observe', run: () => timedOnServer(server, 'dh.observe', () => server.post(`/${id}/observe`, {})) },
+    { name: 'dh.extract', run: () => timedOnServer(server, 'dh.extract', () => server.post(`/${id}/extract`, {})) },
     {
       name: 'dh.start.cold',
       async run() {
@@ -364,12 +376,13 @@ const LATENCY_ROWS: Array<[string, string, string]> = [
 const ms = (n: number) => (Number.isNaN(n) ? '—' : n < 10 ? n.toFixed(1) : n.toFixed(0));
 
 function latencyTable(): string {
-  const lines = ['| peer | operation | median ms | p95 ms | n |', '|---|---|---:|---:|---:|'];
+  const lines = ['| peer | operation | median ms | p95 ms | n | server CPU ms/op (mean) |', '|---|---|---:|---:|---:|---:|'];
+  const serverCpu = (key: string) => (samples.has(`${key}.cpu`) ? mean(samples.get(`${key}.cpu`)!).toFixed(1) : '');
   for (const [key, peer, what] of LATENCY_ROWS) {
     const values = samples.get(key) ?? [];
     const note = notes.get(key);
-    if (note) lines.push(`| ${peer} | ${what} | ${note} | | |`);
-    else lines.push(`| ${peer} | ${what} | ${ms(median(values))} | ${ms(percentile(values, 0.95))} | ${values.length} |`);
+    if (note) lines.push(`| ${peer} | ${what} | ${note} | | | |`);
+    else lines.push(`| ${peer} | ${what} | ${ms(median(values))} | ${ms(percentile(values, 0.95))} | ${values.length} | ${serverCpu(key)} |`);
   }
   const ratio = (a: string, b: string) => (median(samples.get(a) ?? []) / median(samples.get(b) ?? [])).toFixed(2);
   const diff = (a: string, b: string) => (median(samples.get(a) ?? []) - median(samples.get(b) ?? [])).toFixed(0);
@@ -381,6 +394,13 @@ function latencyTable(): string {
     `- NL act offline − Action act: ${diff('dh.nl.offline', 'dh.action')} ms (goal ≤ 50 ms)`,
     `- observe / snapshot alone: ${ratio('dh.observe', 'pw.snapshot')}× (goal ≤ 1.5×)`,
     `- warm start median: ${notes.has('dh.start.warm') ? 'n/a' : `${ms(median(samples.get('dh.start.warm') ?? []))} ms`} (goal ≤ 100 ms)`,
+    '',
+    "Issue 22's goals, from the same medians:",
+    '',
+    `- Action act over HTTP − Playwright click: ${diff('dh.action', 'pw.click')} ms (goal ≤ 10 ms)`,
+    `- observe / snapshot alone: ${ratio('dh.observe', 'pw.snapshot')}× (goal ≤ 2×)`,
+    `- session end / Playwright close: ${ratio('dh.end', 'pw.close')}× (goal ≤ 1×)`,
+    `- server CPU per Action act: ${serverCpu('dh.action')} ms; per offline natural-language act: ${serverCpu('dh.nl.offline')} ms (to report)`,
   );
   return lines.join('\n');
 }
@@ -448,6 +468,9 @@ different operation each round so the machine's load falls on every peer alike. 
 instantly (its time is the loopback round trip). Natural-language acts bypass Deckhand's act cache
 (\`browserbase-cache-bypass\`); Stagehand has no cache configured. Warm starts run on a second server started with
 \`DECKHAND_POOL_SIZE=${POOL_SIZE}\`, and the pool is left to refill (untimed) before the next operation.
+The last column is the CPU of the Deckhand server process alone (utime + stime of \`/proc/<pid>/stat\`, not its
+browsers) over each operation, its mean over the rounds (/proc counts in 10 ms ticks); what the server spends idle
+over the same time is not subtracted (\`bench/server-cpu.ts\` does, over hundreds of operations).
 
 ${latencyTable()}
 `

@@ -4,6 +4,11 @@ function sorted(values: number[]): number[] {
   return [...values].sort((a, b) => a - b);
 }
 
+/** The arithmetic mean (NaN for no values). */
+export function mean(values: number[]): number {
+  return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
 /** The upper middle value (NaN for no values). */
 export function median(values: number[]): number {
   return values.length === 0 ? Number.NaN : sorted(values)[Math.floor(values.length / 2)]!;
