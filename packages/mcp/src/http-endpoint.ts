@@ -27,6 +27,8 @@ export interface McpEndpointOptions {
   sessions: SessionManager;
   /** The caller's project, from its key; throws DeckhandError('unauthorized') when there is none. */
   projectOf(request: Request): string;
+  /** The project's live-session limit, which every browser session started here counts against (absent: none). */
+  projectMaxSessions?(projectId: string): number | undefined;
   /** The options of the browser sessions this request's MCP session starts; throws on a bad value. */
   optionsOf(request: Request): McpSessionOptions;
   /** Bound to loopback: refuse foreign Host and Origin headers (DNS rebinding). */
@@ -120,7 +122,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       if (!held) {
         // A 2026-07-28 client has no MCP session to remember an `end` in: every client of this key and
         // options shares this one, so a later client's first page tool starts a browser as on a first call.
-        const active = new ActiveSession(opts.sessions, caller.projectId, { ...caller.options, autoStart: true }, opts.remote);
+        const active = new ActiveSession(opts.sessions, caller.projectId, { ...caller.options, autoStart: true }, opts.remote, opts.projectMaxSessions?.(caller.projectId));
         held = { projectId: caller.projectId, active, close: () => active.release() };
         modern.set(key, held);
       }
@@ -156,7 +158,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
   }
 
   async function initializeLegacy(request: Request, caller: Caller): Promise<Response> {
-    const active = new ActiveSession(opts.sessions, caller.projectId, caller.options, opts.remote);
+    const active = new ActiveSession(opts.sessions, caller.projectId, caller.options, opts.remote, opts.projectMaxSessions?.(caller.projectId));
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
