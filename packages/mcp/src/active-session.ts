@@ -21,6 +21,8 @@ export class ActiveSession {
     readonly options: McpSessionOptions,
     /** Sessions other nodes hold (a cluster); absent: only this process's. */
     private readonly remote?: RemoteSessions,
+    /** The project's live-session limit (the key's sessions=), so MCP starts take the same slots as HTTP starts. */
+    private readonly projectMaxSessions?: number,
   ) {}
 
   get id(): string | undefined {
@@ -55,7 +57,7 @@ export class ActiveSession {
     } else {
       // Two calls racing to start (an eager client) share one browser instead of leaking one.
       this.#starting ??= this.sessions
-        .start(this.projectId, startRequestOf(this.options), { modelApiKey: this.options.modelApiKey })
+        .start(this.projectId, startRequestOf(this.options), { modelApiKey: this.options.modelApiKey, projectMaxSessions: this.projectMaxSessions })
         .finally(() => (this.#starting = undefined));
       this.#session = drivenHere(await this.#starting);
     }

@@ -21,12 +21,15 @@ import { ActiveSession } from './active-session.js';
 import type { RemoteSessions } from './driven-session.js';
 import type { McpSessionOptions } from './session-options.js';
 import type { McpSessionRecords } from './session-records.js';
+import { InFlightIds } from './in-flight-ids.js';
 import { createToolServer } from './tool-server.js';
 
 export interface McpEndpointOptions {
   sessions: SessionManager;
   /** The caller's project, from its key; throws DeckhandError('unauthorized') when there is none. */
   projectOf(request: Request): string;
+  /** The project's live-session limit, which every browser session started here counts against (absent: none). */
+  projectMaxSessions?(projectId: string): number | undefined;
   /** The options of the browser sessions this request's MCP session starts; throws on a bad value. */
   optionsOf(request: Request): McpSessionOptions;
   /** Bound to loopback: refuse foreign Host and Origin headers (DNS rebinding). */
@@ -63,6 +66,8 @@ interface Held {
   active: ActiveSession;
   /** The 2025-11-25 session's transport (2026-07-28 requests have one each, not kept). */
   transport?: WebStandardStreamableHTTPServerTransport;
+  /** The 2025-11-25 session's JSON-RPC ids awaiting an answer. */
+  inFlight?: InFlightIds;
   timer?: NodeJS.Timeout;
   close(): Promise<void>;
 }
@@ -120,7 +125,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       if (!held) {
         // A 2026-07-28 client has no MCP session to remember an `end` in: every client of this key and
         // options shares this one, so a later client's first page tool starts a browser as on a first call.
-        const active = new ActiveSession(opts.sessions, caller.projectId, { ...caller.options, autoStart: true }, opts.remote);
+        const active = new ActiveSession(opts.sessions, caller.projectId, { ...caller.options, autoStart: true }, opts.remote, opts.projectMaxSessions?.(caller.projectId));
         held = { projectId: caller.projectId, active, close: () => active.release() };
         modern.set(key, held);
       }
@@ -141,7 +146,10 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
         throw new DeckhandError('session_not_found', `MCP session ${sessionId} not found: initialize a new one (and call start with your sessionId to re-attach)`);
       }
       idle(legacy, sessionId, held);
+      const { refusal, ids } = await held.inFlight!.admit(request);
+      if (refusal) return refusal;
       const response = await held.transport!.handleRequest(request);
+      if (!response.ok) held.inFlight!.release(ids);
       // After the request, so the record names the browser session a start or end just chose.
       if (legacy.has(sessionId)) opts.records?.hold(sessionId, held.projectId, held.active.id);
       return response;
@@ -156,11 +164,11 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
   }
 
   async function initializeLegacy(request: Request, caller: Caller): Promise<Response> {
-    const active = new ActiveSession(opts.sessions, caller.projectId, caller.options, opts.remote);
+    const active = new ActiveSession(opts.sessions, caller.projectId, caller.options, opts.remote, opts.projectMaxSessions?.(caller.projectId));
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        const held: Held = { projectId: caller.projectId, active, transport, close: () => closeAll(server, active) };
+        const held: Held = { projectId: caller.projectId, active, transport, inFlight, close: () => closeAll(server, active) };
         legacy.set(id, held);
         idle(legacy, id, held);
         opts.records?.hold(id, caller.projectId, undefined);
@@ -169,6 +177,8 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
     });
     const server = toolServer(active, caller);
     await server.connect(transport);
+    // After connect, so it wraps the send the tool server answers through.
+    const inFlight = new InFlightIds(transport);
     const response = await transport.handleRequest(request);
     // Not an initialize request: the transport refused it, and nothing was kept.
     if (!transport.sessionId) await server.close();

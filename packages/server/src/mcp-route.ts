@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import { DeckhandError, firstLine, type SessionManager } from '@deckhand/core';
 import { createMcpEndpoint, MCP_SERVER_VERSION, presentedMcpKey, sessionOptionsFromQuery, type McpEndpoint, type McpSessionRecords, type RemoteSessions } from '@deckhand/mcp';
-import { isLoopback, OPEN_PROJECT, type ServerConfig } from './config';
+import { isLoopback, limitsOf, OPEN_PROJECT, type ServerConfig } from './config';
 import type { AppEnv } from './env';
 import type { LiveTokens } from './live-page/live-tokens';
 import type { Logger } from './logger';
@@ -22,6 +22,7 @@ export function createHostedMcp(sessions: SessionManager, config: ServerConfig, 
     idleMs: config.mcp.idleMs,
     limits: { maxSessions: config.mcp.maxSessions, openRate: config.mcp.openRate },
     version: MCP_SERVER_VERSION,
+    projectMaxSessions: (projectId) => limitsOf(config, projectId).maxSessions,
     optionsOf: (request) => sessionOptionsFromQuery(new URL(request.url).searchParams, config.mcp),
     projectOf: (request) => {
       if (config.apiKeys.size === 0) return OPEN_PROJECT;
