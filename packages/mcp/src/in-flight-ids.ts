@@ -3,6 +3,9 @@
 // over and the earlier request's stream waited forever: such a request is refused with a 400 instead.
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
+/** Bodies past this (or of unknown length) are not read here: the transport bounds and refuses them itself. */
+const MAX_INSPECTED_BYTES = 4 * 1024 * 1024;
+
 type Message = { id?: unknown; method?: unknown; result?: unknown; error?: unknown; params?: { requestId?: unknown } };
 
 export class InFlightIds {
@@ -24,6 +27,8 @@ export class InFlightIds {
    */
   async admit(request: Request): Promise<{ refusal?: Response; ids: string[] }> {
     if (request.method !== 'POST') return { ids: [] };
+    const length = Number(request.headers.get('content-length') ?? NaN);
+    if (!(length <= MAX_INSPECTED_BYTES)) return { ids: [] };
     let body: unknown;
     try {
       body = JSON.parse(await request.clone().text());
