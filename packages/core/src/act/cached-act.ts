@@ -84,7 +84,7 @@ async function replay(
   for (const [i, action] of actions.entries()) {
     const changed = await targetChange(scope, at.frame.page(), action, targets[i] ?? null);
     if (changed) return failed(changed);
-    last = await performAction(scope, { action, variables: request.options?.variables, ...(await startOf(at, action)), lookupMs: REPLAY_LOOKUP_MS, endChecks });
+    last = await performAction(scope, { action, variables: request.options?.variables, ...(await startOf(at, action)), lookupMs: REPLAY_LOOKUP_MS, endChecks, pinned: true });
     done.push(action);
     if (!last.success) break;
   }

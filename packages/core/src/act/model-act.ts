@@ -44,7 +44,7 @@ export async function actOnInstruction(
     const element = snapshot.elements.get(step.elementId);
     onResolved?.(element ? { role: element.role, name: element.name } : null);
     scope.log({ category: 'act', message: `${run.inference.identity} chose ${action.method} on ${action.selector}`, level: 1 });
-    result = await performAction(scope, { action, variables, ...(await startOf(at, action)), endChecks });
+    result = await performAction(scope, { action, variables, ...(await startOf(at, action)), endChecks, pinned: true });
     if (!result.success) {
       // Success means every step was done: say which step stopped the chain and which ran before it.
       const before = done.length > 0 ? ` Done before it: ${done.map((a) => a.description).join('; ')}.` : ' Nothing was done before it.';

@@ -13,6 +13,7 @@ import { ActionFailure, explainRefusal } from './action-failure.js';
 import { redactVariables, substituteVariables } from './variables.js';
 import { endProblem, type EndState } from './end-state.js';
 import { watchDialogs } from './dialog-watch.js';
+import { replacedMessage } from './pinned-target.js';
 
 /** An action's end state, to read again after later steps (a chain's step may undo an earlier one). */
 export interface EndCheck {
@@ -43,9 +44,14 @@ export interface ActionStep {
   lookupMs?: number;
   /** Collects the action's end state for a chain to read again after its last step. */
   endChecks?: EndCheck[];
+  /**
+   * The selector names an element the act grounded (a model's choice, a cached one), not the caller's
+   * own selector: the element is acted on by handle, so a replacement in its place is never acted on (pinned-target.ts).
+   */
+  pinned?: boolean;
 }
 
-export async function performAction(scope: OperationScope, { action, variables, frame, selector: from, lookupMs, endChecks }: ActionStep): Promise<ActResult> {
+export async function performAction(scope: OperationScope, { action, variables, frame, selector: from, lookupMs, endChecks, pinned }: ActionStep): Promise<ActResult> {
   const method = action.method ?? 'click';
   const selector = action.selector ?? '';
   const local = from ?? selector;
@@ -68,11 +74,13 @@ export async function performAction(scope: OperationScope, { action, variables, 
   if (!settled) scope.log({ category: 'action', message: UNSETTLED_MESSAGE, level: 2 });
   const waitMs = () => deadline.remaining(lookupMs ?? scope.config.actionabilityTimeoutMs);
   // A selector Playwright reads as we do is found by the action itself (one call, as page.click);
-  // a deep XPath through frames or shadow roots is walked to a handle first.
-  const locator = local ? directLocator(frame, local) : undefined;
+  // a deep XPath through frames or shadow roots, or a pinned element, is walked to a handle first.
+  const direct = local ? directLocator(frame, local) : undefined;
+  const locator = pinned ? undefined : direct;
   // The watch starts while a walked path is looked up (one round trip less); what the page does
-  // meanwhile counts as the action's, which can only make the next operation wait longer.
-  const trustedInput = handler.trustedInput === true && locator !== undefined;
+  // meanwhile counts as the action's, which can only make the next operation wait longer. A pinned
+  // direct selector's handle is in `frame`, where the trusted input lands as a locator's would.
+  const trustedInput = handler.trustedInput === true && direct !== undefined;
   const [resolution, settle] = await Promise.all([local && !locator ? resolveTarget(frame, local, waitMs()) : undefined, ActionSettle.begin(page, frame, { trustedInput })]);
   if (resolution && !resolution.found) {
     settle.cancel();
@@ -94,7 +102,8 @@ export async function performAction(scope: OperationScope, { action, variables, 
   } catch (error) {
     dialogs.stop();
     settle.cancel();
-    const failure = page.isClosed() || isDeckhandError(error) ? undefined : await explainFailure(error, target ?? (locator && { frame, selector: local }));
+    const replaced = pinned && target && !page.isClosed() ? await replacedMessage(target.element, { frame, selector: local, chosen: action.description ?? `${method} ${selector}`, verb: handler.verb }) : undefined;
+    const failure = page.isClosed() || isDeckhandError(error) ? undefined : replaced ? new ActionFailure(replaced) : await explainFailure(error, target ?? (locator && { frame, selector: local }));
     release(target);
     if (!failure) throw error;
     scope.log({ category: 'action', message: `${method} on ${selector || 'the page'} failed`, level: 1 });

@@ -32,6 +32,6 @@ export async function healAction(
   const healed: Action = { ...kept, selector: found.selector };
   if (found.backendNodeId !== undefined) healed.backendNodeId = found.backendNodeId;
   scope.log({ category: 'self-heal', message: `selector "${action.selector}" failed; retrying on ${healed.selector}`, level: 1 });
-  const retried = await performAction(scope, { action: healed, variables: request.options?.variables, ...(await startOf(at, healed)) });
+  const retried = await performAction(scope, { action: healed, variables: request.options?.variables, ...(await startOf(at, healed)), pinned: true });
   return { ...retried, message: `${retried.message} (self-healed: the given selector failed: ${failed.message})` };
 }
