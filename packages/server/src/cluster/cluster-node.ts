@@ -98,7 +98,8 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
   const lookup = async (sessionId: string): Promise<RegisteredSession | undefined> => {
     const cached = recent.get(sessionId);
     const now = Date.now();
-    if (cached && cached.until > now && (nodes.node(cached.entry.node)?.expiresAt ?? 0) > now) return cached.entry;
+    // With Redis down the view of the nodes stops moving: nothing cached is trusted (a forward is 503, as documented).
+    if (cached && redis.available && cached.until > now && (nodes.node(cached.entry.node)?.expiresAt ?? 0) > now) return cached.entry;
     const entry = await registry.lookup(sessionId);
     if (recent.size > 10_000) recent.clear();
     if (entry?.state === 'running') recent.set(sessionId, { entry, until: Date.now() + OWNER_CACHE_MS });
