@@ -3,16 +3,12 @@
 // naming what the page did; a file field refuses files its accept or disabled state rules out; a
 // confirm dismissed by default is said; a variable's date goes in as a literal one does.
 import { describe, expect, it } from 'vitest';
-import { expectOk, useContract } from '../support/contract';
+import { actResult, expectOk, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
 
 const ctx = useContract();
 
-async function act(id: string, input: unknown, variables?: Record<string, string>) {
-  const reply = await ctx.api.call('act', { id, body: { input, ...(variables && { options: { variables } }) } });
-  expectOk(reply);
-  return reply.body.data.result as { success: boolean; message: string };
-}
+const act = (id: string, input: unknown, variables?: Record<string, string>) => actResult(ctx.api, id, input, variables);
 const action = (selector: string, method: string, args: string[] = []) => ({ selector, method, arguments: args, description: `${method} ${selector}` });
 
 describe('act checks the end state of what it changed', () => {

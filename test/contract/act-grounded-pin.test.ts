@@ -1,16 +1,12 @@
 // A natural-language act acts on the element it grounded: a page that swaps that element for another
 // in the same place while the act is under way gets success: false and no action on the replacement.
 import { describe, expect, it } from 'vitest';
-import { expectOk, useContract } from '../support/contract';
+import { actResult, expectOk, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
 
 const ctx = useContract();
 
-async function act(id: string, input: unknown) {
-  const reply = await ctx.api.call('act', { id, body: { input } });
-  expectOk(reply);
-  return reply.body.data.result as { success: boolean; message: string };
-}
+const act = (id: string, input: unknown, variables?: Record<string, string>) => actResult(ctx.api, id, input, variables);
 
 describe('a grounded element is pinned', () => {
   it('does not click the button the page put in place of the one it chose', async () => {

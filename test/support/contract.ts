@@ -45,6 +45,13 @@ export function expectOk(reply: Reply): void {
   if (reply.status !== 200) throw new Error(`expected 200, got ${reply.status}: ${JSON.stringify(reply.body)}`);
 }
 
+/** Acts on a session (a natural-language instruction or an Action) and returns its result; the call itself must answer 200. */
+export async function actResult(api: Driver, id: string, input: unknown, variables?: Record<string, string>): Promise<{ success: boolean; message: string }> {
+  const reply = await api.call('act', { id, body: { input, ...(variables && { options: { variables } }) } });
+  expectOk(reply);
+  return reply.body.data.result as { success: boolean; message: string };
+}
+
 /** Asserts the one error shape and returns its body. */
 export function expectError(reply: Reply, status: number, code: string) {
   expect(reply.status, JSON.stringify(reply.body)).toBe(status);
