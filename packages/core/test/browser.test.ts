@@ -90,7 +90,8 @@ describe('launched browser', () => {
     const profile = commandLineOf(session.browserPid!).find((arg) => arg.startsWith('--user-data-dir='))!.split('=')[1]!;
     await manager.end('p1', session.id);
     await expect.poll(() => tree.filter(isRunning), { timeout: 5_000 }).toEqual([]);
-    expect(existsSync(profile)).toBe(false);
+    // The end answers once the session is unreachable; the profile goes when the browser has closed.
+    await expect.poll(() => existsSync(profile), { timeout: 5_000 }).toBe(false);
   });
 
   it('honours viewport and locale', async () => {
