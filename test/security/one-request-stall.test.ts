@@ -1,12 +1,14 @@
 // Issue 17: one request stalled every project. An act with a 0.5–1 MB instruction held the event loop
 // (and /healthz) for 9–18 s, a 3.9 MB one about 80 s; an extract schema with 3,000 properties about
 // 2.8 s. Instructions, system prompts, variables and extract schemas are bounded (a 400 naming the
-// bound, before any work), and a request at the bounds leaves /healthz answering. This is the one
-// place a latency is asserted: generously (1 s; the issue asks 100 ms, the measured number is in
-// docs/decisions.md), because the failure it guards against is seconds long. The server runs in a
-// process of its own, so the probes time its event loop and not this test's sending of megabytes.
+// bound, before any work), and a request at the bounds leaves /healthz answering. What is asserted is
+// the server's own CPU over the request (from /proc, so a loaded machine does not move it): under 1 s,
+// where the failure it guards against spent 9–80 s (the measured number is in docs/decisions.md); the
+// slowest /healthz answer is printed. The server runs in a process of its own, so its CPU is not this
+// test's sending of megabytes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverFor, type Driver, type Reply } from '../support/drivers';
@@ -43,23 +45,31 @@ afterAll(async () => {
   }
   await ctx.fixtures?.close();
 });
-const HEALTHZ_BOUND_MS = 1_000;
+const SERVER_CPU_BOUND_MS = 1_000;
 
-/** The slowest /healthz answer while `work` runs (probes every 20 ms, for at least 300 ms). */
-async function worstHealthzDuring<T>(work: () => Promise<T>): Promise<{ result: T; worstMs: number }> {
+/** The server process's CPU so far (user + system; /proc counts clock ticks, 100 a second on Linux). */
+function serverCpuMs(): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The server's CPU while `work` runs, with /healthz probed every 20 ms (for at least 300 ms): every probe must answer 200. */
+async function serverCpuDuring<T>(work: () => Promise<T>): Promise<{ result: T; cpuMs: number }> {
   const probes: Array<Promise<number>> = [];
   let done = false;
+  const cpuBefore = serverCpuMs();
   const started = performance.now();
   const pending = work().finally(() => (done = true));
   while (!done || performance.now() - started < 300) {
     const t0 = performance.now();
-    probes.push(fetch(`${ctx.server.url}/healthz`).then(async (r) => (await r.text(), performance.now() - t0)));
+    probes.push(fetch(`${ctx.server.url}/healthz`).then(async (r) => (await r.text(), expect(r.status).toBe(200), performance.now() - t0)));
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const result = await pending;
-  const worstMs = Math.max(...(await Promise.all(probes)));
-  console.log(`worst /healthz: ${worstMs.toFixed(1)} ms over ${probes.length} probes`);
-  return { result, worstMs };
+  const slowestHealthz = Math.max(...(await Promise.all(probes)));
+  const cpuMs = serverCpuMs() - cpuBefore;
+  console.log(`server CPU ${cpuMs} ms; slowest /healthz ${slowestHealthz.toFixed(1)} ms over ${probes.length} probes`);
+  return { result, cpuMs };
 }
 
 /** A 400 whose message names the bound (the number and what it counts) and the field. */
@@ -86,9 +96,9 @@ describe('one request cannot stall the server', () => {
     for (const size of [1_000_000, 3_900_000]) {
       // Serialised before the probes start: the test shares its event loop with the server.
       const body = JSON.stringify({ input: words(size) });
-      const { result, worstMs } = await worstHealthzDuring(() => post(`/v1/sessions/${id}/act`, body));
+      const { result, cpuMs } = await serverCpuDuring(() => post(`/v1/sessions/${id}/act`, body));
       expectBound(result, /input/, /2,000 characters/);
-      expect(worstMs).toBeLessThan(HEALTHZ_BOUND_MS);
+      expect(cpuMs).toBeLessThan(SERVER_CPU_BOUND_MS);
     }
   });
 
@@ -96,9 +106,9 @@ describe('one request cannot stall the server', () => {
     const id = await ctx.sessionOn('forms.html');
     const properties = Object.fromEntries(Array.from({ length: 3_000 }, (_, i) => [`field${i}`, { type: 'string' }]));
     const body = JSON.stringify({ instruction: 'the fields', schema: { type: 'object', properties } });
-    const { result, worstMs } = await worstHealthzDuring(() => post(`/v1/sessions/${id}/extract`, body));
+    const { result, cpuMs } = await serverCpuDuring(() => post(`/v1/sessions/${id}/extract`, body));
     expectBound(result, /schema/, /500 properties/);
-    expect(worstMs).toBeLessThan(HEALTHZ_BOUND_MS);
+    expect(cpuMs).toBeLessThan(SERVER_CPU_BOUND_MS);
   });
 
   it('requests at the bounds are served without stalling /healthz', async () => {
@@ -111,9 +121,9 @@ describe('one request cannot stall the server', () => {
       () => ctx.api.call('extract', { id, body: { instruction: words(2_000), schema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`field${i}`, { type: 'string' }])) } } }),
     ];
     for (const call of atBound) {
-      const { result, worstMs } = await worstHealthzDuring(call);
+      const { result, cpuMs } = await serverCpuDuring(call);
       expect(result.status, JSON.stringify(result.body).slice(0, 300)).toBeLessThan(500);
-      expect(worstMs).toBeLessThan(HEALTHZ_BOUND_MS);
+      expect(cpuMs).toBeLessThan(SERVER_CPU_BOUND_MS);
     }
   });
 
@@ -149,9 +159,9 @@ describe('a schema pattern never runs on the event loop', () => {
       { type: 'object', properties: { code: { type: 'string' } }, patternProperties: { '^(c|co|cod|code|o|d|e)+$': { type: 'string', pattern: '^(a+)+$' } } },
     ]) {
       const body = JSON.stringify({ instruction: 'the code', schema });
-      const { result, worstMs } = await worstHealthzDuring(() => post(`/v1/sessions/${id}/extract`, body));
+      const { result, cpuMs } = await serverCpuDuring(() => post(`/v1/sessions/${id}/extract`, body));
       expect(result.status, JSON.stringify(result.body).slice(0, 300)).toBeLessThan(500);
-      expect(worstMs).toBeLessThan(HEALTHZ_BOUND_MS);
+      expect(cpuMs).toBeLessThan(SERVER_CPU_BOUND_MS);
     }
   });
 });
