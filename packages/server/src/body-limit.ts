@@ -12,12 +12,13 @@ export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 export function bodyLimit(maxBytes: number) {
   const tooLarge = () => new DeckhandError('payload_too_large', `Request body is larger than ${maxBytes} bytes`);
   return createMiddleware<AppEnv>(async (c, next) => {
-    const body = c.req.raw.body;
-    if (!body) return next();
     const length = c.req.header('content-length');
     const declared = length === undefined || c.req.header('transfer-encoding') ? undefined : Number(length);
-    // A declared length is enforced by the HTTP parser, so a body within it needs no counting here.
+    // A declared length is enforced by the HTTP parser, so a body within it needs no counting here. Decided
+    // from the headers alone: touching `body` would make the Node adapter build a web Request and stream.
     if (declared !== undefined && declared <= maxBytes) return next();
+    const body = c.req.raw.body;
+    if (!body) return next();
     if (declared !== undefined && declared > DRAIN_LIMIT_BYTES) {
       c.header('connection', 'close');
       throw tooLarge();

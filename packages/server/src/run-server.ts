@@ -3,6 +3,9 @@
 import { startServer } from './index';
 
 export async function runServer(env: Record<string, string | undefined>): Promise<void> {
+  // Playwright reads a stack on every API call; tsx turns source maps on, which makes each of those reads
+  // map every frame (about 5% of an act's CPU). `--enable-source-maps` (or NODE_OPTIONS) keeps them.
+  if (!process.execArgv.includes('--enable-source-maps') && !/--enable-source-maps\b/.test(env.NODE_OPTIONS ?? '')) process.setSourceMapsEnabled(false);
   try {
     const server = await startServer(env);
     process.stdout.write(`Deckhand listening on ${server.url} (docs: ${server.url}/docs)\n`);

@@ -75,7 +75,13 @@ function pipeTransport(toBrowser: Writable, fromBrowser: Readable, exited: Promi
   });
   return {
     send: (message) => {
-      if (open) toBrowser.write(`${message}\0`);
+      if (!open) return;
+      // The commands one tick sends (Playwright often sends several at once) leave in one write.
+      if (toBrowser.writableCorked === 0) {
+        toBrowser.cork();
+        process.nextTick(() => toBrowser.uncork());
+      }
+      toBrowser.write(`${message}\0`);
     },
     onMessage: (listener) => listeners.push(listener),
     onClose: (listener) => (open ? closeListeners.push(listener) : listener()),
