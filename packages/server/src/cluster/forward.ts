@@ -6,6 +6,7 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
+import { urlToHttpOptions } from 'node:url';
 import { INTERNAL_PREFIX, internalHeaders } from './keys';
 import type { ClusterSecret } from './cluster-secret';
 
@@ -27,10 +28,30 @@ export class OwnerUnreachable extends Error {
 /** Connections to the other nodes are kept open between requests: a forward costs no handshake. */
 const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 512 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 512 }) };
 
+interface Owner {
+  options: ReturnType<typeof urlToHttpOptions>;
+  send: typeof httpRequest;
+  agent: HttpAgent;
+}
+/** Each node's URL parsed once (a node's URL does not change while it lives; the set of nodes is small). */
+const owners = new Map<string, Owner>();
+function ownerAt(url: string): Owner {
+  let owner = owners.get(url);
+  if (!owner) {
+    const parsed = new URL(url);
+    const secure = parsed.protocol === 'https:';
+    owner = { options: urlToHttpOptions(parsed), send: secure ? httpsRequest : httpRequest, agent: secure ? agents.https : agents.http };
+    if (owners.size > 1_000) owners.clear();
+    owners.set(url, owner);
+  }
+  return owner;
+}
+
 /** `deadlineMs`: how long the owner may take to show it has the request (connect, then its first byte: `100 Continue`). */
 export function forwardRequest(request: Request, body: Uint8Array | undefined, ownerUrl: string, projectId: string | undefined, secret: ClusterSecret, deadlineMs: number): Promise<Response> {
-  const url = new URL(request.url);
-  const target = new URL(`${ownerUrl}${INTERNAL_PREFIX}${url.pathname}${url.search}`);
+  // The request's URL is absolute and already normalized: its path and query start at the first slash after the origin.
+  const path = `${INTERNAL_PREFIX}${request.url.slice(request.url.indexOf('/', request.url.indexOf('//') + 2))}`;
+  const owner = ownerAt(ownerUrl);
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     if (!DROPPED.has(name)) headers[name] = value;
@@ -40,12 +61,11 @@ export function forwardRequest(request: Request, body: Uint8Array | undefined, o
   headers.expect = '100-continue';
   const payload = body && body.byteLength > 0 ? body : undefined;
   if (payload || request.method === 'POST') headers['content-length'] = String(payload?.length ?? 0);
-  const secure = target.protocol === 'https:';
   return new Promise((resolve, reject) => {
     const fail = (error: Error) => reject(request.signal.aborted || error instanceof OwnerUnreachable ? error : new OwnerUnreachable(error.message));
     const deadline = setTimeout(() => outgoing.destroy(new OwnerUnreachable(`no answer within ${deadlineMs} ms`, deadlineMs)), deadlineMs);
     const heard = () => clearTimeout(deadline);
-    const outgoing = (secure ? httpsRequest : httpRequest)(target, { method: request.method, headers, agent: secure ? agents.https : agents.http, signal: request.signal }, (answer) => {
+    const outgoing = owner.send({ ...owner.options, path, method: request.method, headers, agent: owner.agent, signal: request.signal }, (answer) => {
       heard();
       const back = new Headers();
       for (const [name, value] of Object.entries(answer.headers)) {
