@@ -32,7 +32,7 @@ it('a node paused for 7.5 s (its heartbeat expires after 6) is not declared dead
   expect(await eventually(async () => (await redis.zScore(keys.nodes, nodeId)) !== before, 5_000, 10)).toBe(true);
   await redis.close();
   process.kill(a.pid, 'SIGSTOP');
-  // Requests on B meanwhile: forwarded to A, they wait for it; none may be told the session was lost.
+  // Requests on B meanwhile: forwarded to A, they wait for it (up to the forward deadline, 5 s); none may be told the session was lost.
   const answers: Array<Promise<string>> = [];
   try {
     for (let second = 0; second < 7; second++) {
@@ -59,7 +59,7 @@ it('a node paused past its death and its slots\' expiry re-claims its sessions a
   process.kill(a.pid, 'SIGSTOP');
   try {
     // Paused for longer than any heartbeat may be missed: B declares it dead, as it should for a dead node.
-    // A request forwarded to the paused node waits for it, as for any slow owner: the client gives up after 2 s.
+    // A request forwarded to the paused node waits for it up to the forward deadline (5 s): the client gives up after 2 s.
     const lost = async () => {
       const answer = await fetch(`${b.url}/v1/sessions/${onA.sessionId}/navigate`, {
         method: 'POST',

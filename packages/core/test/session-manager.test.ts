@@ -28,6 +28,9 @@ describe('lookup', () => {
   it('hides sessions of other projects and reports ended ones as gone', async () => {
     const session = await manager.start('alpha', { modelName: 'builtin/offline' });
     expect(manager.get('alpha', session.id)).toBe(session);
+    expect(manager.whereIs('alpha', session.id)).toBe('live');
+    expect(manager.whereIs('beta', session.id)).toBeUndefined();
+    expect(manager.whereIs('alpha', 'no-such-id')).toBeUndefined();
     expect(errorOf(() => manager.get('beta', session.id))).toMatchObject({ code: 'session_not_found', status: 404 });
     expect(errorOf(() => manager.get('alpha', 'no-such-id'))).toMatchObject({ code: 'session_not_found' });
     await expect(manager.end('beta', session.id)).rejects.toMatchObject({ code: 'session_not_found' });
@@ -35,7 +38,9 @@ describe('lookup', () => {
     await manager.end('alpha', session.id);
     expect(session.state).toBe('ended');
     expect(errorOf(() => manager.get('alpha', session.id))).toMatchObject({ code: 'session_gone', status: 410 });
+    expect(manager.whereIs('alpha', session.id)).toBe('ended');
     expect(errorOf(() => manager.get('beta', session.id))).toMatchObject({ code: 'session_not_found' });
+    expect(manager.whereIs('beta', session.id)).toBeUndefined();
     await expect(manager.end('alpha', session.id)).rejects.toMatchObject({ code: 'session_gone' });
     await expect(session.navigate({ url: fixtures.url('/forms.html') }, opContext())).rejects.toMatchObject({
       code: 'session_gone',

@@ -33,6 +33,8 @@ export interface ClusterConfig {
   secret: string;
   /** On SIGTERM, how long running operations may take to finish before the node's sessions are ended (DECKHAND_DRAIN_MS). */
   drainMs: number;
+  /** How long a forwarded request may wait for the owner to take it (connect and first byte; DECKHAND_FORWARD_DEADLINE_MS). */
+  forwardDeadlineMs: number;
 }
 
 /** The live page's pictures: each is a screenshot, so how many may be taken at once is bounded (0: no bound). */
@@ -229,5 +231,5 @@ function clusterConfig(env: Record<string, string | undefined>): ClusterConfig |
   if (nodeUrl && !/^https?:\/\/[^/]+\/?$/.test(nodeUrl)) {
     throw new DeckhandError('validation_error', 'DECKHAND_NODE_URL must be an http(s) origin the other nodes reach this one at, such as http://10.0.0.5:3000');
   }
-  return { redisUrl, secret, drainMs: envInteger(env, 'DECKHAND_DRAIN_MS', 30_000), ...(nodeUrl ? { nodeUrl: nodeUrl.replace(/\/$/, '') } : {}) };
+  return { redisUrl, secret, drainMs: envInteger(env, 'DECKHAND_DRAIN_MS', 30_000), forwardDeadlineMs: envInteger(env, 'DECKHAND_FORWARD_DEADLINE_MS', 5_000), ...(nodeUrl ? { nodeUrl: nodeUrl.replace(/\/$/, '') } : {}) };
 }

@@ -15,13 +15,18 @@ describe('cluster settings', () => {
     expect(() => loadServerConfig({ DECKHAND_CLUSTER_SECRET: SECRET })).toThrow(/only mean something with DECKHAND_REDIS_URL/);
   });
 
-  it('read the URL, the secret, the node URL and the drain period', () => {
-    expect(loadServerConfig({ DECKHAND_REDIS_URL: REDIS, DECKHAND_CLUSTER_SECRET: SECRET, DECKHAND_NODE_URL: 'http://10.0.0.5:3000/', DECKHAND_DRAIN_MS: '5000' }).cluster).toEqual({
+  it('read the URL, the secret, the node URL, the drain period and the forward deadline', () => {
+    expect(
+      loadServerConfig({ DECKHAND_REDIS_URL: REDIS, DECKHAND_CLUSTER_SECRET: SECRET, DECKHAND_NODE_URL: 'http://10.0.0.5:3000/', DECKHAND_DRAIN_MS: '5000', DECKHAND_FORWARD_DEADLINE_MS: '2500' }).cluster,
+    ).toEqual({
       redisUrl: REDIS,
       secret: SECRET,
       nodeUrl: 'http://10.0.0.5:3000',
       drainMs: 5000,
+      forwardDeadlineMs: 2500,
     });
+    expect(loadServerConfig({ DECKHAND_REDIS_URL: REDIS, DECKHAND_CLUSTER_SECRET: SECRET }).cluster?.forwardDeadlineMs).toBe(5000);
+    expect(() => loadServerConfig({ DECKHAND_REDIS_URL: REDIS, DECKHAND_CLUSTER_SECRET: SECRET, DECKHAND_FORWARD_DEADLINE_MS: '0' })).toThrow(/DECKHAND_FORWARD_DEADLINE_MS/);
   });
 
   it('refuse a missing or short secret and a malformed URL, without repeating either', () => {

@@ -153,6 +153,12 @@ export class SessionManager {
     throw new DeckhandError('session_not_found', `Session ${sessionId} not found`);
   }
 
+  /** Whether this project's session runs here (`live`), ended here (`ended`, its tombstone kept), or neither: get without the throw. */
+  whereIs(projectId: string, sessionId: string): 'live' | 'ended' | undefined {
+    if (this.store.find(sessionId)?.projectId === projectId) return 'live';
+    return this.store.findTombstone(sessionId)?.projectId === projectId ? 'ended' : undefined;
+  }
+
   /** A session of this project that ended recently (its history and last look), for its live page. */
   finished(projectId: string, sessionId: string): Session | undefined {
     return this.finishedSessions.find(projectId, sessionId);

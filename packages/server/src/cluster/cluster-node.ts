@@ -108,14 +108,7 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
   };
 
   /** Whether this node answers for the session itself: it runs it, or it ended here (its tombstone says how). */
-  const answersHere = (projectId: string, sessionId: string) => {
-    try {
-      sessions.get(projectId, sessionId);
-      return true;
-    } catch (error) {
-      return isDeckhandError(error) && error.code === 'session_gone';
-    }
-  };
+  const answersHere = (projectId: string, sessionId: string) => sessions.whereIs(projectId, sessionId) !== undefined;
 
   /** The owner's URL for a session another node holds; 410 when the session or its node is gone. */
   const ownerUrlOf = (entry: RegisteredSession): string => {
@@ -137,7 +130,7 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
   /** Sends the request to another node; `sessionId` when the target was its owner, as read from the registry (perhaps cached). */
   const forward = async (request: Request, body: Uint8Array | undefined, target: { url: string; id: string }, projectId: string | undefined, what: string, sessionId?: string) => {
     try {
-      const answer = await forwardRequest(request, body, target.url, projectId, secret);
+      const answer = await forwardRequest(request, body, target.url, projectId, secret, config.forwardDeadlineMs);
       // The owner no longer knows it or says it ended: the next request reads the registry.
       if (sessionId && (answer.status === 404 || answer.status === 410)) recent.delete(sessionId);
       return answer;
@@ -155,7 +148,7 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
         if (fresh?.state === 'ended') throw goneError(fresh);
         if (fresh && fresh.state !== 'running') ownerUrlOf(fresh);
       }
-      throw clusterUnavailable(`the node that holds ${what} did not answer`);
+      throw clusterUnavailable(`the node that holds ${what} did not answer${error.silentMs ? ` within ${error.silentMs / 1000} s` : ''}`);
     }
   };
 
@@ -248,7 +241,7 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
       const entry = match ? await lookup(safeDecode(match[1]!)).catch(() => undefined) : undefined;
       if (!entry || entry.node === nodes.id) return local(pathAndQuery);
       try {
-        const channel = await openRemoteChannel(ownerUrlOf(entry), pathAndQuery, secret);
+        const channel = await openRemoteChannel(ownerUrlOf(entry), pathAndQuery, secret, config.forwardDeadlineMs);
         // The owner counts the socket against the project's cap (the token's project, which it checked).
         return { open: async () => channel, projectId: entry.project };
       } catch (error) {

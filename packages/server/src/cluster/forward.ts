@@ -1,9 +1,12 @@
 // Forwards a client's HTTP request to the node that owns its session, on that node's internal URL: the
 // body as it came, the answer passed back (a JSON one whole, an event stream as it arrives), and the
 // client's disconnect passed on (the owner cancels the work). Keys and cluster headers of the client never travel.
+// A forward has a deadline for the owner to take the request: its HTTP server answers `100 Continue` as it
+// reads the request's head (Node and Bun do so by themselves), so a paused or hung owner is told from a long operation.
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
+import { urlToHttpOptions } from 'node:url';
 import { INTERNAL_PREFIX, internalHeaders } from './keys';
 import type { ClusterSecret } from './cluster-secret';
 
@@ -14,26 +17,56 @@ const DROPPED_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding', '
 /** Answers up to this size with a known length are read whole before they are passed on (JSON answers, small pictures). */
 const BUFFERED_MAX_BYTES = 1024 * 1024;
 
-/** The owner did not answer (refused, reset, unreachable); the caller decides between 410 and 503. */
-export class OwnerUnreachable extends Error {}
+/** The owner did not answer (refused, reset, unreachable, or silent past the deadline); the caller decides between 410 and 503. */
+export class OwnerUnreachable extends Error {
+  /** `silentMs`: set when the owner was reached but did not take the request within the deadline. */
+  constructor(message: string, readonly silentMs?: number) {
+    super(message);
+  }
+}
 
 /** Connections to the other nodes are kept open between requests: a forward costs no handshake. */
 const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 512 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 512 }) };
 
-export function forwardRequest(request: Request, body: Uint8Array | undefined, ownerUrl: string, projectId: string | undefined, secret: ClusterSecret): Promise<Response> {
-  const url = new URL(request.url);
-  const target = new URL(`${ownerUrl}${INTERNAL_PREFIX}${url.pathname}${url.search}`);
+interface Owner {
+  options: ReturnType<typeof urlToHttpOptions>;
+  send: typeof httpRequest;
+  agent: HttpAgent;
+}
+/** Each node's URL parsed once (a node's URL does not change while it lives; the set of nodes is small). */
+const owners = new Map<string, Owner>();
+function ownerAt(url: string): Owner {
+  let owner = owners.get(url);
+  if (!owner) {
+    const parsed = new URL(url);
+    const secure = parsed.protocol === 'https:';
+    owner = { options: urlToHttpOptions(parsed), send: secure ? httpsRequest : httpRequest, agent: secure ? agents.https : agents.http };
+    if (owners.size > 1_000) owners.clear();
+    owners.set(url, owner);
+  }
+  return owner;
+}
+
+/** `deadlineMs`: how long the owner may take to show it has the request (connect, then its first byte: `100 Continue`). */
+export function forwardRequest(request: Request, body: Uint8Array | undefined, ownerUrl: string, projectId: string | undefined, secret: ClusterSecret, deadlineMs: number): Promise<Response> {
+  // The request's URL is absolute and already normalized: its path and query start at the first slash after the origin.
+  const path = `${INTERNAL_PREFIX}${request.url.slice(request.url.indexOf('/', request.url.indexOf('//') + 2))}`;
+  const owner = ownerAt(ownerUrl);
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     if (!DROPPED.has(name)) headers[name] = value;
   });
   Object.assign(headers, secret.headersFor(projectId));
+  // The owner's server acknowledges the head at once; the body goes without waiting for it (no extra round trip).
+  headers.expect = '100-continue';
   const payload = body && body.byteLength > 0 ? body : undefined;
   if (payload || request.method === 'POST') headers['content-length'] = String(payload?.length ?? 0);
-  const secure = target.protocol === 'https:';
   return new Promise((resolve, reject) => {
-    const fail = (error: Error) => reject(request.signal.aborted ? error : new OwnerUnreachable(error.message));
-    const outgoing = (secure ? httpsRequest : httpRequest)(target, { method: request.method, headers, agent: secure ? agents.https : agents.http, signal: request.signal }, (answer) => {
+    const fail = (error: Error) => reject(request.signal.aborted || error instanceof OwnerUnreachable ? error : new OwnerUnreachable(error.message));
+    const deadline = setTimeout(() => outgoing.destroy(new OwnerUnreachable(`no answer within ${deadlineMs} ms`, deadlineMs)), deadlineMs);
+    const heard = () => clearTimeout(deadline);
+    const outgoing = owner.send({ ...owner.options, path, method: request.method, headers, agent: owner.agent, signal: request.signal }, (answer) => {
+      heard();
       const back = new Headers();
       for (const [name, value] of Object.entries(answer.headers)) {
         if (value === undefined || DROPPED_BACK.has(name)) continue;
@@ -55,7 +88,12 @@ export function forwardRequest(request: Request, body: Uint8Array | undefined, o
       answer.on('end', () => (answer.complete ? resolve(new Response(Buffer.concat(chunks), { status, headers: back })) : fail(new Error('the answer was cut off'))));
       answer.on('error', fail);
     });
-    outgoing.on('error', fail);
+    // Once the owner has the request, the work takes what it takes (an act, a stream): the deadline is only for taking it.
+    outgoing.once('continue', heard);
+    outgoing.on('error', (error) => {
+      heard();
+      fail(error);
+    });
     outgoing.end(payload);
   });
 }

@@ -5,9 +5,10 @@ import { DeckhandError, type CdpChannel } from '@deckhand/core';
 import { INTERNAL_PREFIX } from './keys';
 import type { ClusterSecret } from './cluster-secret';
 
-export function openRemoteChannel(ownerUrl: string, pathAndQuery: string, secret: ClusterSecret): Promise<CdpChannel> {
+/** `deadlineMs`: how long the owner may take to answer the upgrade (a paused owner is an error, not a wait). */
+export function openRemoteChannel(ownerUrl: string, pathAndQuery: string, secret: ClusterSecret, deadlineMs: number): Promise<CdpChannel> {
   const url = `${ownerUrl.replace(/^http/, 'ws')}${INTERNAL_PREFIX}${pathAndQuery}`;
-  const socket = new WebSocket(url, { headers: secret.headersFor(undefined), perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
+  const socket = new WebSocket(url, { headers: secret.headersFor(undefined), perMessageDeflate: false, maxPayload: 256 * 1024 * 1024, handshakeTimeout: deadlineMs });
   return new Promise((resolve, reject) => {
     socket.once('unexpected-response', (_request, response) => {
       let text = '';
