@@ -2,8 +2,9 @@
 // captureSnapshot alone (in process, on a tab of the bench's own Chromium), with this checkout's server
 // and, optionally, another checkout's (`--before <dir>`) side by side in one run. Every round runs each
 // row once from a random row, after 100 ms plus a random part of a frame (random phase). Then each server
-// is started again with Playwright's protocol log on, and the CDP commands one observe sends are counted
-// (those sent before its answer, and those sent in the background within 300 ms after it).
+// is started again with Playwright's protocol log on and replay pictures off (a picture's commands are
+// its own), and the CDP commands one observe sends are counted: before its answer, and in the
+// background within 300 ms after it.
 // Run: npx tsx bench/observe-cost.ts [--rounds 30] [--page forms.html] [--before /path/to/checkout]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -83,7 +84,7 @@ try {
 /** The CDP commands of one observe (the third, after two that warm up), read from the server's protocol log. */
 async function countCommands(root: string | undefined): Promise<string> {
   const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'deckhand-protocol-')), 'protocol.log');
-  const server = await startDeckhandProcess({ ...env, DEBUG: 'pw:protocol', DEBUG_FILE: log }, { root });
+  const server = await startDeckhandProcess({ ...env, DECKHAND_REPLAY_PICTURES: '0', DEBUG: 'pw:protocol', DEBUG_FILE: log }, { root });
   try {
     const id = await sessionOn(server);
     const sent = () => fs.readFileSync(log, 'utf8').split('\n').filter((line) => line.includes('SEND ►'));
@@ -108,4 +109,4 @@ console.log('|---|---:|---:|---:|');
 for (const [i, [name]] of rows.entries()) {
   console.log(`| ${name} | ${median(times[i]!).toFixed(1)} | ${percentile(times[i]!, 0.95).toFixed(1)} | ${(median(times[i]!) / snapshotMedian).toFixed(2)}× |`);
 }
-console.log(`\nCDP commands the server sends for one observe:\n${counts.join('\n')}`);
+console.log(`\nCDP commands the server sends for one observe (replay pictures off):\n${counts.join('\n')}`);
