@@ -1,9 +1,9 @@
 // The snapshot walk now against an earlier revision's, side by side in one run: both captureSnapshot
 // functions on the same tabs of the bench pages (shared/bench/gen-pages.mjs), interleaved in a random
 // order each round with a random pause (up to a frame) before each call, so a shared machine's load
-// falls on both alike. Rows: the earlier revision, now, and now reading controls' surroundings (what a
+// falls on both alike. Rows: each earlier revision, now, and now reading controls' surroundings (what a
 // snapshot serving an instruction reads). The default revision is the walk before the listener hook.
-// Run: npx tsx bench/snapshot-before-after.ts [rounds] [revision]   (env GEN_PAGES)
+// Run: npx tsx bench/snapshot-before-after.ts [rounds] [revision…]   (env GEN_PAGES)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -18,12 +18,12 @@ import { captureSnapshot } from '../packages/core/src/snapshot/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.argv[2] ?? 30);
-const REVISION = process.argv[3] ?? 'eb249e3';
+const REVISIONS = process.argv.length > 3 ? process.argv.slice(3) : ['eb249e3'];
 const WARMUP = 3;
 const GEN_PAGES = process.env.GEN_PAGES ?? path.resolve(here, '../../shared/bench/gen-pages.mjs');
 const PAGES = ['small', 'medium', 'large'];
 
-const earlierDir = fs.mkdtempSync(path.join(here, '.revision-'));
+const earlierDirs = REVISIONS.map(() => fs.mkdtempSync(path.join(here, '.revision-')));
 const pagesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'deckhand-bench-'));
 const server = http.createServer((req, res) => {
   const file = path.join(pagesDir, path.normalize((req.url ?? '/').split('?')[0]!));
@@ -40,8 +40,11 @@ const quantile = (values: number[], q: number) => {
 const rows: string[] = [];
 try {
   // The earlier revision's core sources, beside ours so that its imports resolve to the same node_modules.
-  execFileSync('sh', ['-c', `git archive ${REVISION} packages/core/src | tar -x -C ${earlierDir}`], { cwd: path.resolve(here, '..') });
-  const earlier = (await import(path.join(earlierDir, 'packages/core/src/snapshot/index.ts'))).captureSnapshot as Capture;
+  const earlier: Capture[] = [];
+  for (const [i, revision] of REVISIONS.entries()) {
+    execFileSync('sh', ['-c', `git archive ${revision} packages/core/src | tar -x -C ${earlierDirs[i]}`], { cwd: path.resolve(here, '..') });
+    earlier.push((await import(path.join(earlierDirs[i]!, 'packages/core/src/snapshot/index.ts'))).captureSnapshot as Capture);
+  }
   execFileSync(process.execPath, [GEN_PAGES, pagesDir], { stdio: 'ignore' });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -51,7 +54,7 @@ try {
     const page = await context.newPage();
     await page.goto(`${base}/${name}.html`, { waitUntil: 'load' });
     const tools: Array<[string, () => Promise<{ text: string }>]> = [
-      [`${REVISION} captureSnapshot`, () => earlier(page, { tokenBudget: Infinity })],
+      ...REVISIONS.map((revision, i): [string, () => Promise<{ text: string }>] => [`${revision} captureSnapshot`, () => earlier[i]!(page, { tokenBudget: Infinity })]),
       ['now: captureSnapshot', () => captureSnapshot(page, { tokenBudget: Infinity })],
       ['now: captureSnapshot, surroundings read (serving an instruction)', () => captureSnapshot(page, { tokenBudget: Infinity, context: true })],
     ];
@@ -66,15 +69,18 @@ try {
       }
     }
     for (const [i, [tool]] of tools.entries()) rows.push(`| ${name} | ${tool} | ${quantile(times[i]!, 0.5).toFixed(1)} | ${quantile(times[i]!, 0.95).toFixed(1)} | ${chars[i]} |`);
-    const ratio = (q: number) => (quantile(times[1]!, q) / quantile(times[0]!, q)).toFixed(2);
-    rows.push(`| ${name} | now / ${REVISION} | ${ratio(0.5)}× | ${ratio(0.95)}× | |`);
+    const now = REVISIONS.length;
+    for (const [i, revision] of REVISIONS.entries()) {
+      const ratio = (q: number) => (quantile(times[now]!, q) / quantile(times[i]!, q)).toFixed(2);
+      rows.push(`| ${name} | now / ${revision} | ${ratio(0.5)}× | ${ratio(0.95)}× | |`);
+    }
     await page.close();
   }
 } finally {
   await browser.close();
   server.close();
   fs.rmSync(pagesDir, { recursive: true, force: true });
-  fs.rmSync(earlierDir, { recursive: true, force: true });
+  for (const dir of earlierDirs) fs.rmSync(dir, { recursive: true, force: true });
 }
 console.log(`| page | ${ROUNDS} rounds after ${WARMUP} warm-up, interleaved in random order, random phase | median ms | p95 ms | chars |`);
 console.log('|---|---|---:|---:|---:|');

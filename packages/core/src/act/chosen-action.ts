@@ -31,13 +31,17 @@ export async function toAction(chosen: ChosenAction, at: ActionContext, withBack
   };
 }
 
-/** Several answers at once (observe's list): the first `withIds` element actions get their backend node ids, looked up together. */
+/**
+ * Several answers at once (observe's list): the first `withIds` element actions get their backend node ids,
+ * from the snapshot where it has them, the others looked up together.
+ */
 export async function toActions(chosen: ChosenAction[], at: ActionContext, withIds: number): Promise<Action[]> {
   const actions = await Promise.all(chosen.map((c) => toAction(c, at, false)));
-  const looked = chosen.map((_, i) => i).filter((i) => i < withIds && chosen[i]!.elementId !== PAGE_ELEMENT_ID);
+  const known = (i: number) => at.snapshot.elements.get(chosen[i]!.elementId)?.backendNodeId;
+  const looked = chosen.map((_, i) => i).filter((i) => i < withIds && chosen[i]!.elementId !== PAGE_ELEMENT_ID && known(i) === undefined);
   const ids = await resolveBackendNodeIds(at.page, looked.map((i) => elementOf(at.snapshot, chosen[i]!.elementId).xpath)).catch(() => []);
   return actions.map((action, i) => {
-    const backendNodeId = ids[looked.indexOf(i)];
+    const backendNodeId = i < withIds ? (known(i) ?? ids[looked.indexOf(i)]) : undefined;
     return backendNodeId === undefined ? action : { ...action, backendNodeId };
   });
 }

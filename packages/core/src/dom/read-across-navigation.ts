@@ -8,10 +8,31 @@ import { DeckhandError, firstLine } from '../errors.js';
 /** How long a read waits for the new document before reading it again. */
 const NEW_DOCUMENT_WAIT_MS = 5_000;
 
-/** Playwright's words for a document (or a handle into it) that a navigation replaced. */
-const DOCUMENT_REPLACED = /Execution context was destroyed|Cannot find context with specified id|JSHandle is disposed|Element is not attached to the DOM/i;
+/** Playwright's and CDP's words for a document (or a handle into it) that a navigation replaced, or that has none yet. */
+const DOCUMENT_REPLACED = /Execution context was destroyed|Cannot find context with specified id|Cannot find default execution context|JSHandle is disposed|Element is not attached to the DOM/i;
 
-export async function readAcrossNavigation<T>(frame: Frame, read: () => Promise<T>): Promise<T> {
+/** What a read that checks its own document throws when it found the document still being parsed. */
+export class DocumentNotParsed extends Error {
+  constructor() {
+    super('the document was still being parsed');
+  }
+}
+
+export interface ReadOptions {
+  /** The read checks in its own evaluation that its document is parsed (it throws DocumentNotParsed): no separate check goes out. */
+  readChecksParsed?: boolean;
+}
+
+export async function readAcrossNavigation<T>(frame: Frame, read: () => Promise<T>, { readChecksParsed = false }: ReadOptions = {}): Promise<T> {
+  if (readChecksParsed) {
+    try {
+      return await read();
+    } catch (error) {
+      if (error instanceof DocumentNotParsed) return readParsed(frame, read, 1);
+      if (!isDocumentReplaced(error)) throw error;
+      return readParsed(frame, read, 0);
+    }
+  }
   // Usually the document is parsed: the check and the read go out together (one round trip, not two),
   // and a read of a document still being parsed is thrown away and done again once it is.
   const [parsed, early] = await Promise.all([isParsed(frame), read().then((value) => ({ value }), (error: unknown) => ({ error }))]);
@@ -51,5 +72,5 @@ async function documentParsed(frame: Frame): Promise<void> {
 }
 
 function isDocumentReplaced(error: unknown): boolean {
-  return DOCUMENT_REPLACED.test(firstLine(error));
+  return error instanceof DocumentNotParsed || DOCUMENT_REPLACED.test(firstLine(error));
 }

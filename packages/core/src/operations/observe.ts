@@ -6,7 +6,10 @@ import { toActions } from '../act/chosen-action.js';
 import { withModel } from '../inference/model-run.js';
 import { snapshotOf } from '../snapshot/page-snapshot.js';
 
-/** Backend node ids cost a CDP round trip each; a long list gets them for its first entries only. */
+/**
+ * A long list gets backend node ids for its first entries only. Without an instruction the list is the
+ * page's elements in order, so the walk itself hands back the ids of the first ones (no lookup after it).
+ */
 const BACKEND_ID_LIMIT = 25;
 
 export function observe(scope: OperationScope, request: ObserveRequest): Promise<Action[]> {
@@ -14,7 +17,7 @@ export function observe(scope: OperationScope, request: ObserveRequest): Promise
   return withModel(scope, options.model, 'observe', async (run) => {
     const frame = await scope.frame(request.frameId);
     const instruction = request.instruction?.trim() || undefined;
-    const snapshot = await snapshotOf(scope, frame, { selector: options.selector, instruction });
+    const snapshot = await snapshotOf(scope, frame, { selector: options.selector, instruction, backendNodeIds: instruction ? undefined : BACKEND_ID_LIMIT });
     const chosen = await run.inference.observe({ instruction, snapshot, signal: scope.signal, usage: run.usage });
     const page = frame.page();
     const actions = await toActions(chosen, { snapshot, frame, page }, BACKEND_ID_LIMIT);

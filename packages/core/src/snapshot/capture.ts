@@ -4,6 +4,7 @@
 import type { Frame, Page } from 'playwright-core';
 import { DeckhandError } from '../errors.js';
 import type { SkippedFrame } from '../dom/frame-read.js';
+import { DocumentNotParsed } from '../dom/read-across-navigation.js';
 import { MASK, maskSecrets } from '../secrets/mask-secrets.js';
 import { framePrefix, resolveTarget, type ResolvedTarget } from '../selectors/index.js';
 import { walkFrameTree } from './frame-tree.js';
@@ -34,6 +35,13 @@ export interface SnapshotOptions {
   maskValues?: readonly string[];
   /** Child frames that could not be read are added here (their owner's line stays in the outline). */
   skippedFrames?: SkippedFrame[];
+  /**
+   * The first this many elements that are not headings get SnapshotElement.backendNodeId, where the walk
+   * itself can carry it (a main frame without child frames, not scoped); the caller looks up the rest.
+   */
+  backendNodeIds?: number;
+  /** A starting document still being parsed is refused with DocumentNotParsed (readAcrossNavigation reads it again). */
+  whenParsed?: boolean;
 }
 
 export const DEFAULT_TOKEN_BUDGET = 20_000;
@@ -51,12 +59,14 @@ export async function captureSnapshot(page: Page, options: SnapshotOptions = {})
   let prefix: string;
   try {
     const context = options.context ?? options.instruction !== undefined;
-    [walk, prefix] = await Promise.all([walkFrameTree(frame, options.skippedFrames ?? [], context, target?.element), framePrefix(frame)]);
+    const tree = { skipped: options.skippedFrames ?? [], context, backendNodeIds: options.backendNodeIds };
+    [walk, prefix] = await Promise.all([walkFrameTree(frame, tree, target?.element), framePrefix(frame)]);
   } finally {
     // A root looked up here is released here; the caller's own root stays the caller's.
     if (target && target !== options.root) await target.element.dispose().catch(() => undefined);
   }
 
+  if (options.whenParsed && !walk.parsed) throw new DocumentNotParsed();
   const secrets = options.maskValues ?? [];
   const elements = new Map<string, SnapshotElement>();
   const ids: (string | undefined)[] = [];
@@ -100,7 +110,7 @@ function maskNode(node: WalkNode, secrets: readonly string[]): void {
 
 function toElement(id: string, node: WalkNode, prefix: string): SnapshotElement {
   const el: SnapshotElement = { id, role: node.role ?? 'generic', name: node.name ?? '', tag: node.tag ?? '', xpath: prefix + (node.xpath ?? '') };
-  const copy = ['value', 'checked', 'pressed', 'selected', 'options', 'expanded', 'href', 'placeholder', 'level', 'popup', 'context', 'inputType'] as const;
+  const copy = ['value', 'checked', 'pressed', 'selected', 'options', 'expanded', 'href', 'placeholder', 'level', 'popup', 'context', 'inputType', 'backendNodeId'] as const;
   for (const k of copy) if (node[k] !== undefined) (el as unknown as Record<string, unknown>)[k] = node[k];
   for (const k of ['disabled', 'required', 'scrollable', 'current', 'clickable', 'hoverable', 'covered'] as const) if (node[k]) el[k] = true;
   return el;

@@ -4,6 +4,7 @@
 import type { ElementHandle, Frame } from 'playwright-core';
 import { readFrame, type SkippedFrame } from '../dom/frame-read.js';
 import { inPage } from '../selectors/index.js';
+import { walkMainFrame } from './main-frame-walk.js';
 import { walkFrame, type WalkArgs, type WalkResult } from './page-walker.js';
 import { WALK_MODULES } from './walk/index.js';
 
@@ -13,15 +14,20 @@ const walkScript = inPage(walkFrame, WALK_MODULES);
  * Lines of `frame` and its descendant frames; xpaths are deep, relative to `frame`'s document. A child
  * frame that cannot be read (see frame-read.ts) is left out, its owner's line kept, and is reported in `skipped`.
  */
-export async function walkFrameTree(frame: Frame, skipped: SkippedFrame[], context: boolean, root?: ElementHandle<Element>): Promise<WalkResult> {
+export async function walkFrameTree(frame: Frame, walk: TreeWalk, root?: ElementHandle<Element>): Promise<WalkResult> {
   // Only child frames' reads can be skipped, so the starting frame's walk is always there.
-  return (await walkTree(frame, { skipped, context }, root, false))!;
+  return (await walkTree(frame, walk, root, false))!;
 }
 
 /** What every frame's walk shares: where skipped frames are reported, whether controls' surroundings are read. */
-interface TreeWalk {
+export interface TreeWalk {
   skipped: SkippedFrame[];
   context: boolean;
+  /**
+   * The first this many lines an action can target get their backend node id (WalkNode.backendNodeId), where
+   * the walk can carry them: a main frame without child frames, walked whole.
+   */
+  backendNodeIds?: number;
 }
 
 async function walkTree(frame: Frame, walk: TreeWalk, root: ElementHandle<Element> | undefined, isChild: boolean): Promise<WalkResult | null> {
@@ -30,7 +36,10 @@ async function walkTree(frame: Frame, walk: TreeWalk, root: ElementHandle<Elemen
   // Child walks do not depend on the parent's: start them first so all frames run concurrently. A
   // scoped walk instead waits for the parent's, which says which frames lie inside the scope.
   const childWalks = root ? undefined : children.map(walkChild);
-  const readOwn = () => walkOwnDocument(frame, children, root, walk.context);
+  const readOwn = () =>
+    !frame.parentFrame() && children.length === 0 && !root
+      ? walkMainFrame(frame.page(), walkScript, { frameOwners: [], context: walk.context, elementsOf: walk.backendNodeIds })
+      : walkOwnDocument(frame, children, root, walk.context);
   // Only the frame's own document is bounded: a slow grandchild must not cost its parent's lines.
   const own = isChild ? await readFrame(frame, readOwn, { skipped: walk.skipped }) : await readOwn();
   if (!own) return null;

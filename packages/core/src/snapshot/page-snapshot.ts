@@ -15,6 +15,8 @@ const SCOPE_LOOKUP_MS = 1_000;
 export interface SnapshotRequest {
   selector?: string;
   instruction?: string;
+  /** See SnapshotOptions.backendNodeIds. */
+  backendNodeIds?: number;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function resolveScope(frame: Frame, selector: string): Promise<Reso
  */
 export async function snapshotOf(scope: OperationScope, frame: Frame, request: SnapshotRequest): Promise<PageSnapshot> {
   await settledForRead(scope, frame);
-  return readAcrossNavigation(frame, async () => {
+  const read = async () => {
     const root = request.selector ? await resolveScope(frame, request.selector) : undefined;
     const skippedFrames: SkippedFrame[] = [];
     try {
@@ -45,12 +47,17 @@ export async function snapshotOf(scope: OperationScope, frame: Frame, request: S
         instruction: request.instruction,
         maskValues: scope.secrets,
         skippedFrames,
+        backendNodeIds: request.backendNodeIds,
+        whenParsed: true,
       });
     } finally {
       reportSkippedFrames(scope, skippedFrames);
       await root?.element.dispose().catch(() => undefined);
     }
-  });
+  };
+  // The walk says whether its document was parsed, so no evaluation of its own asks first; a scope is
+  // looked up before the walk, and on a document still being parsed it may not be there yet.
+  return readAcrossNavigation(frame, read, { readChecksParsed: !request.selector });
 }
 
 /** Waits (within the operation's deadline and the session's settle bound) until the last action has settled. */

@@ -11,8 +11,11 @@ import type { Line, WalkArgs, WalkNode, WalkResult } from './walk/walk-types.js'
 
 export type { WalkArgs, WalkNode, WalkResult } from './walk/walk-types.js';
 
-/** In-page, self-contained (see in-page.ts). Returns JSON of a WalkResult: one string crosses CDP faster than a deep object. */
-export function walkFrame(args: WalkArgs, lib: InPageLib & WalkModules): string {
+/**
+ * In-page, self-contained (see in-page.ts). Returns JSON of a WalkResult: one string crosses CDP faster
+ * than a deep object. With args.elementsOf, an array: the JSON, then the elements of WalkResult.idLines.
+ */
+export function walkFrame(args: WalkArgs, lib: InPageLib & WalkModules): string | [string, ...Element[]] {
   const rules = lib.walkRules();
   const vw = window.innerWidth;
   const vh = window.innerHeight;
@@ -23,7 +26,9 @@ export function walkFrame(args: WalkArgs, lib: InPageLib & WalkModules): string 
   const { contextOf } = lib.controlContext(rules, lib, textOf, lib.implicitRole);
   const { inView, describeState } = lib.elementState(rules, { vw, vh, origin, here });
   const { overlay, overlayHosts } = lib.modalOverlay(rules, lib, vw, vh);
-  const parts = { owners: args.frameOwners, context: args.context, vw, vh, implicitRole: lib.implicitRole, textOf, accessibleName, contextOf, inView, describeState, overlay, overlayHosts };
+  const wanted = args.elementsOf ?? 0;
+  const elements = wanted > 0 ? new Map<Line, Element>() : null;
+  const parts = { owners: args.frameOwners, context: args.context, elements, vw, vh, implicitRole: lib.implicitRole, textOf, accessibleName, contextOf, inView, describeState, overlay, overlayHosts };
   const { walkChildren, walkElement } = lib.treeWalk(rules, lib, parts);
 
   const top: Line[] = [];
@@ -51,6 +56,17 @@ export function walkFrame(args: WalkArgs, lib: InPageLib & WalkModules): string 
     scrollY: Math.round(scroller.scrollTop),
     scrollHeight: scroller.scrollHeight,
     viewportHeight: vh,
+    parsed: document.readyState !== 'loading',
   };
-  return JSON.stringify(result);
+  if (!elements) return JSON.stringify(result);
+  const idLines: number[] = [];
+  const targets: Element[] = [];
+  for (let i = 0; i < nodes.length && targets.length < wanted; i++) {
+    const element = nodes[i]!.role !== 'heading' && elements.get(nodes[i]!);
+    if (!element) continue;
+    idLines.push(i);
+    targets.push(element);
+  }
+  result.idLines = idLines;
+  return [JSON.stringify(result), ...targets];
 }

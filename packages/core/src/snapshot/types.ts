@@ -44,6 +44,8 @@ export interface SnapshotElement {
   covered?: boolean;
   /** Heading level. */
   level?: number;
+  /** CDP's backend node id, when the snapshot was asked for it (SnapshotOptions.backendNodeIds); not in the outline. */
+  backendNodeId?: number;
 }
 
 export interface PageSnapshot {

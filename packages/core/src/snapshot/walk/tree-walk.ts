@@ -13,11 +13,19 @@ import type { WalkRules } from './walk-rules.js';
 export type TreeWalkParts = AccessibleNames &
   ReturnType<typeof controlContext> &
   ReturnType<typeof elementState> &
-  ReturnType<typeof modalOverlay> & { owners: Element[]; context: boolean; vw: number; vh: number; implicitRole: typeof roleOf };
+  ReturnType<typeof modalOverlay> & {
+    owners: Element[];
+    context: boolean;
+    vw: number;
+    vh: number;
+    implicitRole: typeof roleOf;
+    /** Where each line that gets an id is mapped to its element, when the caller wants elements back. */
+    elements: Map<Line, Element> | null;
+  };
 
 export function treeWalk(rules: WalkRules, lib: InPageLib, parts: TreeWalkParts) {
   const { MAX_NAME, MAX_TEXT, MAX_CONTENT_NAME, SKIP, INTERACTIVE, NAME_FROM_CONTENT, LANDMARKS, GROUPS, squash, clip, holdsControls } = rules;
-  const { owners, context, vw, vh, implicitRole, textOf, accessibleName, contextOf, inView, describeState, overlay, overlayHosts } = parts;
+  const { owners, context, vw, vh, implicitRole, textOf, accessibleName, contextOf, inView, describeState, overlay, overlayHosts, elements } = parts;
 
   /** Appends a text run to a kid list, merging with the previous run. */
   function pushText(kids: Line[], text: string) {
@@ -135,6 +143,7 @@ export function treeWalk(rules: WalkRules, lib: InPageLib, parts: TreeWalkParts)
       } else if (inView(el)) node.inView = 1;
       node.ref = 1;
       node.xpath = path;
+      elements?.set(node, el);
       describeState(el, tag, role, node);
       if (clickable) node.clickable = 1;
       if (hoverable) node.hoverable = 1;

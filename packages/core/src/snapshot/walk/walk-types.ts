@@ -7,6 +7,11 @@ export interface WalkArgs {
   root?: Element | null;
   /** Read each control's surroundings (WalkNode.context): a region read per control, done only when asked. */
   context: boolean;
+  /**
+   * Hand back the elements of the first this many lines an action can target (an id, not a heading) after
+   * the result's JSON, for CDP to serialize as nodes, which carry their backend node ids (WalkResult.idLines).
+   */
+  elementsOf?: number;
 }
 
 /** One outline line: an element (has `role`) or a text run (has `text`). */
@@ -50,6 +55,8 @@ export interface WalkNode {
   level?: number;
   /** Index into WalkArgs.frameOwners: this node owns a child frame. */
   frame?: number;
+  /** CDP's backend node id of the element, when the walk was asked for it (set outside the page). */
+  backendNodeId?: number;
 }
 
 export interface WalkResult {
@@ -58,6 +65,10 @@ export interface WalkResult {
   scrollY: number;
   scrollHeight: number;
   viewportHeight: number;
+  /** The document was parsed (readyState past 'loading') when it was walked. */
+  parsed: boolean;
+  /** Indexes into nodes of the lines whose elements follow the JSON (WalkArgs.elementsOf), in order. */
+  idLines?: number[];
 }
 
 /** A line while the walk builds the tree: its children, before they are flattened by depth. */
