@@ -38,8 +38,9 @@ export function classify(success: boolean, pageDone: boolean): Outcome {
   return pageDone ? 'done' : 'false success';
 }
 
-export async function openHeldoutRun(): Promise<HeldoutRun> {
-  const session = await openEpisodeSession({ pagesDir: PAGES, start: { modelName: MODEL, enableCaching: false } });
+/** A run over the batch's pages, or over another directory of pages that record alike (editable/pages). */
+export async function openHeldoutRun(pagesDir = PAGES): Promise<HeldoutRun> {
+  const session = await openEpisodeSession({ pagesDir, start: { modelName: MODEL, enableCaching: false } });
   return { run: (task, mode) => runEpisode(session, task, mode), close: () => session.close() };
 }
 

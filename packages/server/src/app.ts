@@ -7,6 +7,7 @@ import { innerPath } from './cluster/cluster-node';
 import type { AppEnv } from './env';
 import { authenticate } from './auth';
 import { limitsOf } from './config';
+import { bodyDeadline } from './body-deadline';
 import { bodyLimit } from './body-limit';
 import { errorBody, toErrorResponse, validationError } from './errors';
 import { boundJsonBody } from './json-bounds';
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   }
   // Outside /v1/*, so outside the rate limit: a scraper never uses up a project's requests.
   app.use('/metrics', authenticate(deps.config.apiKeys));
+  app.use('/v1/sessions/:id/files', bodyDeadline(deps.config.uploadDeadlineMs));
   app.use(bodyLimit(deps.config.bodyLimitBytes));
   app.use(emptyJsonIsEmptyObject);
   serveContract(app, deps.specText);

@@ -15,7 +15,7 @@ const VARIABLES: Array<[name: string, meaning: string]> = [
   ['DECKHAND_IDLE_TIMEOUT_MS', 'a session idle this long is ended (default 600000)'],
   ['DECKHAND_MAX_SESSION_MS', 'absolute lifetime of a session (default 3600000)'],
   ['DECKHAND_AGENT_TIMEOUT_MS', 'deadline of an agentExecute run (default 600000)'],
-  ['DECKHAND_DEFAULT_TIMEOUT_MS', 'deadline of an act, observe or extract that gives none (default 120000)'],
+  ['DECKHAND_DEFAULT_TIMEOUT_MS', 'deadline of an act, observe or extract that gives none, and of a file body sent to a session (default 120000)'],
   ['DECKHAND_CHROMIUM_PATH', 'Chromium binary (default: found in /usr/bin)'],
   ['DECKHAND_HEADLESS', 'headless unless a session says otherwise (default true)'],
   ['DECKHAND_BODY_LIMIT_BYTES', 'larger request bodies get 413 (default 4194304)'],

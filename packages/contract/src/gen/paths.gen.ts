@@ -208,8 +208,9 @@ export interface paths {
          *     natural language ("upload report.pdf"), or the `upload` tool. Send the bytes as the body
          *     (`application/octet-stream`, with `name`) or as `multipart/form-data` (each `file` part under
          *     its file name, or `name` for a single part). A file of the same name is replaced. Bounded by
-         *     the body limit (`DECKHAND_BODY_LIMIT_BYTES`, 413) and the project's disk quota
-         *     (`DECKHAND_PROJECT_DISK_MB`, 429 `disk_quota`).
+         *     the body limit (`DECKHAND_BODY_LIMIT_BYTES`, 413), the project's disk quota
+         *     (`DECKHAND_PROJECT_DISK_MB`, 429 `disk_quota`), and the operation deadline
+         *     (`DECKHAND_DEFAULT_TIMEOUT_MS`) for the whole body to arrive (408 `timeout`, nothing of it stored).
          */
         post: operations["uploadFile"];
         delete?: never;
@@ -1993,6 +1994,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["Timeout"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];

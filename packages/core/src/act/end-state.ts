@@ -1,6 +1,7 @@
 // What an action leaves behind, read again once the page has settled: a page may undo it (an input
 // handler cuts or clears the value, a change handler unticks the box or empties the file field,
-// another control's handler resets a select). An undone action is refused, naming what the page did.
+// another control's handler resets a select, an editor (contenteditable) cuts or rewrites its text). An
+// undone action is refused, naming what the page did.
 import type { ElementHandle, Locator } from 'playwright-core';
 
 export type EndState = { value: string } | { checked: boolean } | { selected: string[] } | { files: string[] };
@@ -11,14 +12,23 @@ export function endProblem(element: Locator | ElementHandle<Element>, want: EndS
   return (element as Locator).evaluate((found: Element, want: EndState): string | undefined => {
     const el = found instanceof HTMLLabelElement ? (found.control ?? found) : found;
     if ('value' in want) {
-      if (!(el instanceof HTMLInputElement) && !(el instanceof HTMLTextAreaElement)) return undefined;
-      // What the control makes of the value itself (a text input drops line breaks, an email trims).
-      const copy = document.createElement(el.localName) as HTMLInputElement;
-      if (el.hasAttribute('type')) copy.setAttribute('type', el.getAttribute('type')!);
-      copy.value = want.value;
-      if (el.value === copy.value) return undefined;
+      let holds: string;
+      let typed: string;
+      if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+        // What the control makes of the value itself (a text input drops line breaks, an email trims).
+        const copy = document.createElement(el.localName) as HTMLInputElement;
+        if (el.hasAttribute('type')) copy.setAttribute('type', el.getAttribute('type')!);
+        copy.value = want.value;
+        [holds, typed] = [el.value, copy.value];
+      } else if (el instanceof HTMLElement && el.isContentEditable) {
+        // An editor's text as a person reads it: Chromium ends its last block with a line break, and
+        // shows a space at an edge as a no-break space.
+        const plain = (text: string) => text.replace(/\r\n?/g, '\n').replace(/\u00a0/g, ' ').replace(/\n+$/, '');
+        [holds, typed] = [plain(el.innerText), plain(want.value)];
+      } else return undefined;
+      if (holds === typed) return undefined;
       // Lengths only: a variable's value is redacted whole from messages, never a piece of it.
-      return el.value === '' ? 'the page emptied the field after it was typed into' : `the page changed the field after it was typed into (it holds ${el.value.length} characters, not the ${copy.value.length} typed)`;
+      return holds === '' ? 'the page emptied the field after it was typed into' : `the page changed the field after it was typed into (it holds ${holds.length} characters, not the ${typed.length} typed)`;
     }
     if ('checked' in want) {
       if (!(el instanceof HTMLInputElement)) return undefined;

@@ -159,6 +159,7 @@ export const uploadFile = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
     410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },

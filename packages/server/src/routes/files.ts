@@ -73,8 +73,9 @@ async function sentFiles(c: Context, name: string | undefined): Promise<Array<{ 
     if (!name) throw invalid('query.name', 'required with a raw body (the file name, e.g. ?name=report.pdf)');
     return [{ name, bytes: new Uint8Array(await c.req.arrayBuffer()), namePath: 'query.name' }];
   }
-  const form = await c.req.formData().catch(() => {
-    throw invalid('body', 'not a readable multipart/form-data body');
+  const form = await c.req.formData().catch((error: unknown) => {
+    // A body past its deadline (body-deadline.ts) is that 408, not a malformed one.
+    throw error instanceof DeckhandError ? error : invalid('body', 'not a readable multipart/form-data body');
   });
   const parts = form.getAll('file').filter((part): part is File => typeof part !== 'string');
   if (parts.length === 0) throw invalid('body.file', 'required: one or more file parts named "file"');

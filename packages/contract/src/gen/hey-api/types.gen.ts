@@ -1475,6 +1475,10 @@ export type UploadFileErrors = {
      */
     404: ErrorResponse;
     /**
+     * The operation did not finish within its timeout.
+     */
+    408: ErrorResponse;
+    /**
      * The session has ended, expired or its browser crashed.
      */
     410: ErrorResponse;

@@ -5,6 +5,7 @@
 // session they belong to; a channel only ever sees, and can only address, its own sessions.
 
 import { checkCdpCommand, parseCdpCommand, parseCdpMessage, type CdpCommandCheck, type CdpMessage } from './cdp-message.js';
+import { CrashGate } from './crash-gate.js';
 
 /** One CDP client's end: JSON messages as text, in both directions. */
 export interface CdpChannel {
@@ -53,6 +54,8 @@ export class CdpMux {
   readonly #owners = new Map<string, Client>();
   readonly #clients = new Set<Client>();
   readonly #eventListeners: Array<(event: CdpEvent) => void> = [];
+  /** A page is not crashed while a screenshot is taken, nor the other way round (crash-gate.ts). */
+  readonly #gate = new CrashGate();
 
   constructor(private readonly transport: CdpTransport) {
     transport.onMessage((text) => this.#receive(text));
@@ -148,7 +151,10 @@ export class CdpMux {
     }
     const id = this.#nextId++;
     this.#pending.set(id, { client, id: message.id });
-    this.#send({ id, method: message.method, params: message.params, sessionId });
+    this.#gate.pass(id, message.method, sessionId, () => {
+      if (client.closed) return this.#gate.answered(id);
+      this.#send({ id, method: message.method, params: message.params, sessionId });
+    });
   }
 
   #receive(text: string): void {
@@ -156,6 +162,7 @@ export class CdpMux {
     if (!message) return;
     if (typeof message.id === 'number') return this.#reply(message.id, message);
     for (const listener of this.#eventListeners) listener(message);
+    this.#gate.event(message.method, message.sessionId, message.params?.sessionId as string | undefined);
     const owner = message.sessionId === undefined ? undefined : this.#owners.get(message.sessionId);
     if (!owner) return;
     if (message.method === 'Target.attachedToTarget') this.#adopt(owner, message.params?.sessionId);
@@ -166,6 +173,7 @@ export class CdpMux {
   }
 
   #reply(id: number, message: CdpMessage): void {
+    this.#gate.answered(id);
     const pending = this.#pending.get(id);
     if (!pending) return;
     this.#pending.delete(id);

@@ -1,0 +1,1 @@
+../../pages/task.js
