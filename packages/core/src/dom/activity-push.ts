@@ -7,14 +7,14 @@ import { cdpSessionOf } from '../browser/cdp/cdp-session.js';
 /** The page function the watch pushes through; a document has it once its watch is installed. */
 export const PUSH_BINDING = '__deckhandActivityPush';
 
-/** What the main frame's watch pushed: its status, and the restart it counts from (a time stamp, growing across documents). */
-export interface PushedStatus {
+/** What a watch reports, read or pushed: its status, and the restart it counts from (a time stamp, growing across documents). */
+export interface WatchStatus {
   generation: number;
   pending: number;
   quietMs: number;
 }
 
-type Listener = (pushed: PushedStatus) => void;
+type Listener = (pushed: WatchStatus) => void;
 const listeners = new WeakMap<Page, Set<Listener>>();
 const followed = new WeakSet<CDPSession>();
 
@@ -44,7 +44,7 @@ export function onPush(page: Page, listener: Listener): () => void {
 }
 
 /** The page writes the payload, so it is read with care: anything else, or a child frame's push, is none. */
-function parsePush(payload: string): PushedStatus | undefined {
+function parsePush(payload: string): WatchStatus | undefined {
   if (payload.length > 200) return undefined;
   try {
     const { generation, pending, quietMs, top } = JSON.parse(payload) as Record<string, unknown>;

@@ -7,7 +7,7 @@
 import type { Frame, Page } from 'playwright-core';
 import { inPage } from '../selectors/index.js';
 import { readFrame } from './frame-read.js';
-import { allowPushes, onPush, PUSH_BINDING, type PushedStatus } from './activity-push.js';
+import { allowPushes, onPush, PUSH_BINDING, type WatchStatus } from './activity-push.js';
 
 /** A timer longer than this is not the action's immediate effect (a toast that hides itself, a poll). */
 const SHORT_TIMER_MS = 1_000;
@@ -85,12 +85,12 @@ export async function activityOf(frame: Frame, read: ActivityRead = {}): Promise
   return status && reported(frame, status);
 }
 
-function statusOf(frame: Frame, { afterQueued = false, sincePrevious = false }: ActivityRead): Promise<PushedStatus | null> {
+function statusOf(frame: Frame, { afterQueued = false, sincePrevious = false }: ActivityRead): Promise<WatchStatus | null> {
   return readFrame(frame, () => frame.evaluate(STATUS, { afterQueued, sincePrevious }), { boundMs: STATUS_READ_MS }).catch(() => null);
 }
 
 /** A status the watch reported (and so armed): its restart is remembered. */
-function reported(frame: Frame, { generation, pending, quietMs }: PushedStatus): FrameActivity {
+function reported(frame: Frame, { generation, pending, quietMs }: WatchStatus): FrameActivity {
   armed.add(frame);
   generations.set(frame, Math.max(generation, generations.get(frame) ?? 0));
   return { pending, quietMs };
@@ -110,9 +110,9 @@ export interface FirstLook {
  */
 export function firstLookOnInput(frame: Frame): FirstLook {
   const after = generations.get(frame) ?? 0;
-  let arrived: PushedStatus | undefined;
-  let resolvePush: (pushed: PushedStatus) => void = () => {};
-  const pushed = new Promise<PushedStatus>((resolve) => (resolvePush = resolve));
+  let arrived: WatchStatus | undefined;
+  let resolvePush: (pushed: WatchStatus) => void = () => {};
+  const pushed = new Promise<WatchStatus>((resolve) => (resolvePush = resolve));
   const stop = onPush(frame.page(), (status) => {
     if (arrived || status.generation <= after) return;
     arrived = status;
@@ -292,8 +292,8 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   // The pointer's release ends the action's input (bubbling: a release Playwright's hit-target check stops
   // is not the action's, and no push comes). The status is pushed two normal-priority tasks later: the
   // first runs after the input's own task, the second after what that task queued (a toggle event, a
-  // form's navigation), and both before the frame the input caused is drawn.
-  const hop = (task: () => void) => (postTask ? void postTask.call(scheduler, task, { priority: 'user-visible' }) : later(task, 0));
+  // form's navigation), and usually both before the frame the input caused is drawn.
+  const hop = (task: () => void) => (postTask ? void postTask.call(scheduler, task, { priority: 'user-visible' }).catch(() => undefined) : later(task, 0));
   const onRelease = (event: Event) => {
     if (!event.isTrusted || !pushOnRelease) return;
     pushOnRelease = false;
@@ -309,8 +309,8 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   return true;
 });
 
-const STATUS = ({ afterQueued, sincePrevious }: Required<ActivityRead>): PushedStatus | null | Promise<PushedStatus> => {
-  type Watch = { status(sincePrevious: boolean): PushedStatus; statusAfterQueued(sincePrevious: boolean): Promise<PushedStatus> };
+const STATUS = ({ afterQueued, sincePrevious }: Required<ActivityRead>): WatchStatus | null | Promise<WatchStatus> => {
+  type Watch = { status(sincePrevious: boolean): WatchStatus; statusAfterQueued(sincePrevious: boolean): Promise<WatchStatus> };
   const watch = (window as unknown as Record<string, Watch | undefined>)['__deckhandActivityWatch'];
   if (!watch) return null;
   return afterQueued ? watch.statusAfterQueued(sincePrevious) : watch.status(sincePrevious);
