@@ -3,20 +3,24 @@
 // observe with no instruction, the snapshot alone (captureSnapshot in process), and an Action act
 // followed at once by an observe (what a read right after an act costs). Median and p95 per row; the
 // operations run interleaved, one of each per round with a short pause before each, so a shared
-// machine's changing load hits every row alike. Run: npx tsx bench/act-latency.ts [rounds]
+// machine's changing load hits every row alike. With --cdp, instead: the CDP commands the server sends
+// per Action act and per NL act (replay picture included), by method. Run: npx tsx bench/act-latency.ts [rounds] [--cdp]
+import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { findChromium } from '../packages/core/src/index.js';
 import { SHADOW_HOOK_SCRIPT } from '../packages/core/src/browser/page-hooks/shadow-hook.js';
 import { captureSnapshot } from '../packages/core/src/snapshot/index.js';
 import { startServer } from '../packages/server/src/index.js';
 import { startFixtureServer } from '../test/support/fixture-server.js';
+import { countCdp, describeCount, emptyCount } from './support/cdp-count.js';
 
-const ROUNDS = Number(process.argv[2] ?? 30);
+const { values: flags, positionals } = parseArgs({ options: { cdp: { type: 'boolean', default: false } }, allowPositionals: true });
+const ROUNDS = Number(positionals[0] ?? 30);
 const WARMUP = 3;
 const PAGE = 'forms.html';
 
 const fixtures = await startFixtureServer();
-const server = await startServer({ HOST: '127.0.0.1', PORT: '0', DECKHAND_LOG_LEVEL: 'error', DECKHAND_CACHE_DIR: '' }, { writeLog: () => {} });
+const server = await startServer({ HOST: '127.0.0.1', PORT: '0', DECKHAND_LOG_LEVEL: 'error', DECKHAND_CACHE_DIR: '', DECKHAND_REPLAY_PICTURES: '100000' }, { writeLog: () => {} });
 const browser = await chromium.launch({ executablePath: findChromium(true), args: ['--no-sandbox'] });
 
 async function call(path: string, body: unknown): Promise<any> {
@@ -68,20 +72,31 @@ try {
   const { sessionId: id } = await call('start', { modelName: 'builtin/offline', enableCaching: false, browser: { type: 'local', launchOptions: { headless: true } } });
   await call(`${id}/navigate`, { url: fixtures.url(PAGE) });
   const actionAct = async () => expectSuccess(await call(`${id}/act`, { input: { selector: '#go', method: 'click' } }));
-  rows = await interleaved([
-    ['Playwright page.click (raw)', () => page.click('#go')],
-    ['Deckhand Action act over HTTP', actionAct],
-    ['Deckhand NL act, builtin/offline', async () => expectSuccess(await call(`${id}/act`, { input: 'click the Go button' }))],
-    ['Deckhand observe, no instruction', () => call(`${id}/observe`, {})],
-    ['captureSnapshot alone (in process)', () => captureSnapshot(page)],
-    [
-      'Action act, then observe at once (pair)',
-      async () => {
-        await actionAct();
-        await call(`${id}/observe`, {});
-      },
-    ],
-  ]);
+  const nlAct = async () => expectSuccess(await call(`${id}/act`, { input: 'click the Go button' }));
+  if (flags.cdp) {
+    for (const [name, run] of [['Action act', actionAct], ['NL act, builtin/offline', nlAct]] as const) {
+      for (let i = 0; i < WARMUP; i++) await run();
+      const count = emptyCount();
+      // Each act's window runs until its replay picture is written (the pause covers it).
+      for (let i = 0; i < ROUNDS; i++) await countCdp(async () => (await run(), await new Promise((r) => setTimeout(r, PAUSE_MS))), count);
+      console.log(`${name}:\n${describeCount(count, ROUNDS)}\n`);
+    }
+  } else {
+    rows = await interleaved([
+      ['Playwright page.click (raw)', () => page.click('#go')],
+      ['Deckhand Action act over HTTP', actionAct],
+      ['Deckhand NL act, builtin/offline', nlAct],
+      ['Deckhand observe, no instruction', () => call(`${id}/observe`, {})],
+      ['captureSnapshot alone (in process)', () => captureSnapshot(page)],
+      [
+        'Action act, then observe at once (pair)',
+        async () => {
+          await actionAct();
+          await call(`${id}/observe`, {});
+        },
+      ],
+    ]);
+  }
   await call(`${id}/end`, {});
 } finally {
   await browser.close();
@@ -93,6 +108,6 @@ const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 };
-console.log(`| ${ROUNDS} rounds after ${WARMUP} warm-up, interleaved, ${PAGE} | median ms | p95 ms |`);
-console.log('|---|---:|---:|');
+if (rows.length > 0) console.log(`| ${ROUNDS} rounds after ${WARMUP} warm-up, interleaved, ${PAGE} | median ms | p95 ms |`);
+if (rows.length > 0) console.log('|---|---:|---:|');
 for (const [name, times] of rows) console.log(`| ${name} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.95).toFixed(1)} |`);

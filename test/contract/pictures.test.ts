@@ -18,6 +18,16 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
 
 const isJpeg = (bytes: Uint8Array) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
 
+/** Width and height from a JPEG's start-of-frame segment. */
+function jpegSize(bytes: Uint8Array): { width: number; height: number } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  for (let at = 2; at + 9 < bytes.length; at += 2 + view.getUint16(at + 2)) {
+    const marker = bytes[at + 1]!;
+    if (marker >= 0xc0 && marker <= 0xc2) return { width: view.getUint16(at + 7), height: view.getUint16(at + 5) };
+  }
+  throw new Error('no start-of-frame segment');
+}
+
 function fileOf(reply: Reply, contentType: string): Uint8Array {
   expectOk(reply);
   expect(reply.headers.get('content-type')).toBe(contentType);
@@ -106,5 +116,10 @@ describe('replay pictures', () => {
 
     expectOk(await ctx.api.call('endSession', { id }));
     expect(isJpeg(fileOf(await ctx.api.call('getReplayPicture', { id, query: { step: '2' } }), 'image/jpeg'))).toBe(true);
+  });
+
+  it('pictures the viewport in CSS pixels on a browser with a device scale factor', async () => {
+    const id = await ctx.sessionOn('pictures.html', { browser: { ...START.browser, launchOptions: { ...START.browser.launchOptions, deviceScaleFactor: 2 } } });
+    expect(jpegSize(fileOf(await ctx.api.call('getReplayPicture', { id, query: { step: '1' } }), 'image/jpeg'))).toEqual(VIEWPORT);
   });
 });

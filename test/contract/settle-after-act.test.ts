@@ -1,6 +1,7 @@
 // What an act starts is seen by the very next operation: a fetch, a delayed render, an SPA route change,
 // a slow full navigation and a slow new tab, each read (observe, extract, act) right after the act
 // returns, with no pause in between. The act itself may answer before the page has settled.
+import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectOk, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
@@ -81,6 +82,22 @@ describe('settling after an act', () => {
     expectOk(reply);
     expect(reply.body.data.result.success, reply.body.data.result.message).toBe(true);
     expect(await pageText(ctx.api, id, '#log')).toBe('clicked: delayed');
+  });
+
+  it('a timer set by a toggle event the click queued belongs to the act: a client on cdpUrl reads its effect as the act answers', async () => {
+    // The second click's watch restarts on its own input and the page reports right after it (dom/activity-push.ts);
+    // that report must come after the toggle task the click queued, or the act answers 200 ms early.
+    const id = await ctx.sessionOn('settle.html');
+    const { body } = await ctx.api.call('getBrowserSession', { id });
+    const browser = await chromium.connectOverCDP(body.connectUrl);
+    try {
+      const page = browser.contexts()[0]!.pages()[0]!;
+      await click(id, '#same');
+      await click(id, '#more');
+      expect(await page.evaluate(() => document.getElementById('log')!.textContent)).toContain('toggled: more');
+    } finally {
+      await browser.close().catch(() => {});
+    }
   });
 
   it('an Action act right after a slow navigation acts on the new page, not the one it left', async () => {

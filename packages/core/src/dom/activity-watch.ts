@@ -2,10 +2,12 @@
 // and animation frames it schedules (a render delayed by setTimeout, rows added by an interval, a
 // route change drawn a frame later) and when its DOM last changed. Installed in a document by the first
 // act on it and kept for the document's life; each action restarts it, either by an evaluation before
-// the action or, once a settle has armed it, by the action's own first trusted input (no round trip).
+// the action or, once a settle has armed it, by the action's own first trusted input (no round trip),
+// and then the page pushes its status once that input's effects have run (activity-push.ts).
 import type { Frame, Page } from 'playwright-core';
 import { inPage } from '../selectors/index.js';
 import { readFrame } from './frame-read.js';
+import { allowPushes, onPush, PUSH_BINDING, type WatchStatus } from './activity-push.js';
 
 /** A timer longer than this is not the action's immediate effect (a toast that hides itself, a poll). */
 const SHORT_TIMER_MS = 1_000;
@@ -40,6 +42,8 @@ export interface FrameActivity {
  */
 const armed = new WeakSet<Frame>();
 const followed = new WeakSet<Page>();
+/** The restart each frame's watch last reported (a status read or a push): a push from an older one is not an action's. */
+const generations = new WeakMap<Frame, number>();
 
 function followNavigations(page: Page): void {
   if (followed.has(page)) return;
@@ -59,8 +63,10 @@ export function restartsOnInput(frame: Frame): boolean {
 export async function startWatch(frame: Frame): Promise<void> {
   followNavigations(frame.page());
   armed.delete(frame);
-  const limits: WatchLimits = { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS, chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS, queuedMaxMs: QUEUED_MAX_MS };
-  await readFrame(frame, () => frame.evaluate(INSTALL, limits), { boundMs: STATUS_READ_MS }).catch(() => undefined);
+  const limits: WatchLimits = { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS, chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS, queuedMaxMs: QUEUED_MAX_MS, binding: PUSH_BINDING };
+  const installed = await readFrame(frame, () => frame.evaluate(INSTALL, limits), { boundMs: STATUS_READ_MS }).catch(() => undefined);
+  // A new document's watch gets its binding; nothing waits for it (the first push is a later action's).
+  if (installed && frame === frame.page().mainFrame()) void allowPushes(frame.page()).catch(() => undefined);
 }
 
 export interface ActivityRead {
@@ -74,10 +80,52 @@ export interface ActivityRead {
  * What the frame's watch has seen, or null when the frame has no watch: a new document replaced the
  * one watched (a navigation), the frame is gone, or it did not answer. Each read arms the watch.
  */
-export async function activityOf(frame: Frame, { afterQueued = false, sincePrevious = false }: ActivityRead = {}): Promise<FrameActivity | null> {
-  const activity = await readFrame(frame, () => frame.evaluate(STATUS, { afterQueued, sincePrevious }), { boundMs: STATUS_READ_MS }).catch(() => null);
-  if (activity) armed.add(frame);
-  return activity;
+export async function activityOf(frame: Frame, read: ActivityRead = {}): Promise<FrameActivity | null> {
+  const status = await statusOf(frame, read);
+  return status && reported(frame, status);
+}
+
+function statusOf(frame: Frame, { afterQueued = false, sincePrevious = false }: ActivityRead): Promise<WatchStatus | null> {
+  return readFrame(frame, () => frame.evaluate(STATUS, { afterQueued, sincePrevious }), { boundMs: STATUS_READ_MS }).catch(() => null);
+}
+
+/** A status the watch reported (and so armed): its restart is remembered. */
+function reported(frame: Frame, { generation, pending, quietMs }: WatchStatus): FrameActivity {
+  armed.add(frame);
+  generations.set(frame, Math.max(generation, generations.get(frame) ?? 0));
+  return { pending, quietMs };
+}
+
+/** The first look after an action whose input restarts the main frame's watch (restartsOnInput). */
+export interface FirstLook {
+  /** The status the page pushed after the input's effects, or, while none has come, one read (whichever answers first). */
+  read(options: ActivityRead): Promise<FrameActivity | null>;
+  /** Stops waiting for the push. */
+  dispose(): void;
+}
+
+/**
+ * Starts waiting, before the action, for the push its input will cause in the page's main frame: one
+ * counted from a restart later than any the frame reported so far.
+ */
+export function firstLookOnInput(frame: Frame): FirstLook {
+  const after = generations.get(frame) ?? 0;
+  let arrived: WatchStatus | undefined;
+  let resolvePush: (pushed: WatchStatus) => void = () => {};
+  const pushed = new Promise<WatchStatus>((resolve) => (resolvePush = resolve));
+  const stop = onPush(frame.page(), (status) => {
+    if (arrived || status.generation <= after) return;
+    arrived = status;
+    resolvePush(status);
+  });
+  return {
+    read: async (read) => {
+      const status = arrived ?? (await Promise.race([pushed, statusOf(frame, read)]));
+      stop();
+      return status && reported(frame, status);
+    },
+    dispose: stop,
+  };
 }
 
 interface WatchLimits {
@@ -86,14 +134,22 @@ interface WatchLimits {
   chain: number;
   navigationMs: number;
   queuedMaxMs: number;
+  binding: string;
 }
 
-const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queuedMaxMs }: WatchLimits, lib) => {
+/** Installs the watch in the frame's document, or restarts the one it has; true when it installed one. */
+const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queuedMaxMs, binding }: WatchLimits, lib): boolean => {
   type Watch = { restart(): void };
   const host = window as unknown as Record<string, unknown>;
   const existing = host['__deckhandActivityWatch'] as Watch | undefined;
-  if (existing) return existing.restart();
+  if (existing) {
+    existing.restart();
+    return false;
+  }
   const listen = EventTarget.prototype.addEventListener;
+  type Scheduler = { postTask(task: () => void, o: { priority: string }): Promise<void> };
+  const scheduler = (window as unknown as { scheduler?: Scheduler }).scheduler;
+  const postTask = scheduler?.postTask;
 
   const native = {
     setTimeout: window.setTimeout,
@@ -110,6 +166,11 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   let started = performance.now();
   // The start before the last restart: a settle a newer action took over still counts from it.
   let previous = started;
+  // Which restart the status counts from, as a time stamp that keeps growing in the frame's next documents.
+  const stamp = () => performance.timeOrigin + performance.now();
+  let generation = stamp();
+  // The watch was restarted by an action's input: its release pushes the status.
+  let pushOnRelease = false;
   // A status read armed the watch: the next trusted input is an action's, and restarts it.
   let armedByRead = false;
   let lastChange = started;
@@ -195,16 +256,17 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
     restart() {
       previous = started;
       started = performance.now();
+      generation = stamp();
       armedByRead = false;
+      pushOnRelease = false;
       observe(document);
     },
     statusAfterQueued(sincePrevious: boolean) {
       // A background task runs once the page has no other work queued; a page that is never idle gets a bound.
-      const scheduler = (window as unknown as { scheduler?: { postTask(task: () => void, o: { priority: string }): Promise<void> } }).scheduler;
       return new Promise((resolve) => {
         const read = () => resolve(watch.status(sincePrevious));
         later(read, queuedMaxMs);
-        if (scheduler) void scheduler.postTask(read, { priority: 'background' });
+        if (postTask) void postTask.call(scheduler, read, { priority: 'background' });
         else later(read, 0);
       });
     },
@@ -215,21 +277,40 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
       let count = 0;
       for (const [id, at] of pending) if (at >= since && (id[0] !== 'i' || performance.now() - at <= watchWindow)) count++;
       armedByRead = true;
-      return { pending: count, quietMs: performance.now() - lastChange };
+      return { generation, pending: count, quietMs: performance.now() - lastChange };
     },
   };
   // An action's first trusted input (Playwright's pointer move onto the element, or its press) restarts
   // an armed watch as it happens, before the page's own handlers (capture, on the window), so the act
   // need not ask first.
   const onInput = (event: Event) => {
-    if (event.isTrusted && armedByRead) watch.restart();
+    if (!event.isTrusted || !armedByRead) return;
+    watch.restart();
+    pushOnRelease = event.type !== 'keydown';
   };
   for (const type of ['pointermove', 'pointerdown', 'keydown']) listen.call(window, type, onInput, { capture: true });
+  // The pointer's release ends the action's input (bubbling: a release Playwright's hit-target check stops
+  // is not the action's, and no push comes). The status is pushed two normal-priority tasks later: the
+  // first runs after the input's own task, the second after what that task queued (a toggle event, a
+  // form's navigation), and usually both before the frame the input caused is drawn.
+  const hop = (task: () => void) => (postTask ? void postTask.call(scheduler, task, { priority: 'user-visible' }).catch(() => undefined) : later(task, 0));
+  const onRelease = (event: Event) => {
+    if (!event.isTrusted || !pushOnRelease) return;
+    pushOnRelease = false;
+    hop(() =>
+      hop(() => {
+        const push = host[binding];
+        if (typeof push === 'function') push(JSON.stringify({ ...watch.status(false), top: window.top === window }));
+      }),
+    );
+  };
+  for (const type of ['pointerup', 'click']) listen.call(window, type, onRelease);
   Object.defineProperty(window, '__deckhandActivityWatch', { value: watch, enumerable: false, configurable: true });
+  return true;
 });
 
-const STATUS = ({ afterQueued, sincePrevious }: Required<ActivityRead>): FrameActivity | null | Promise<FrameActivity> => {
-  type Watch = { status(sincePrevious: boolean): FrameActivity; statusAfterQueued(sincePrevious: boolean): Promise<FrameActivity> };
+const STATUS = ({ afterQueued, sincePrevious }: Required<ActivityRead>): WatchStatus | null | Promise<WatchStatus> => {
+  type Watch = { status(sincePrevious: boolean): WatchStatus; statusAfterQueued(sincePrevious: boolean): Promise<WatchStatus> };
   const watch = (window as unknown as Record<string, Watch | undefined>)['__deckhandActivityWatch'];
   if (!watch) return null;
   return afterQueued ? watch.statusAfterQueued(sincePrevious) : watch.status(sincePrevious);

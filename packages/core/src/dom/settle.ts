@@ -6,7 +6,7 @@
 // needs; one that thinks first waits nothing.
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { sendCdp } from '../browser/cdp/cdp-session.js';
-import { activityOf, restartsOnInput, startWatch, type FrameActivity } from './activity-watch.js';
+import { activityOf, firstLookOnInput, restartsOnInput, startWatch, type FirstLook, type FrameActivity } from './activity-watch.js';
 import { NetworkMonitor } from './network-monitor.js';
 import { followPageTargets, pageTargetsIn } from './page-targets.js';
 
@@ -75,6 +75,8 @@ export class ActionSettle {
   private finished = Promise.resolve(true);
   private nothingPending = Promise.resolve(true);
   private cleaned: Promise<void> = Promise.resolve();
+  /** The page pushes the first look (the action's input restarts the only watched frame's watch). */
+  private firstLook?: FirstLook;
 
   private constructor(
     private readonly page: Page,
@@ -97,9 +99,10 @@ export class ActionSettle {
     const frames = [...new Set([page.mainFrame(), frame])];
     const tookOver = (await unsettled.get(page.context())?.stop()) ?? false;
     const settle = new ActionSettle(page, frames, tookOver);
-    const restart = (watched: Frame) => (trustedInput && !tookOver && watched === frame && restartsOnInput(watched) ? undefined : startWatch(watched));
+    const onInput = trustedInput && !tookOver && restartsOnInput(frame);
+    if (onInput && frames.length === 1) settle.firstLook = firstLookOnInput(frame);
     // Following the browser's targets from before the action: afterwards, no round trip tells of a new tab.
-    await Promise.all([...frames.map(restart), followPageTargets(page.context())]);
+    await Promise.all([...frames.map((watched) => (onInput && watched === frame ? undefined : startWatch(watched))), followPageTargets(page.context())]);
     return settle;
   }
 
@@ -107,6 +110,7 @@ export class ActionSettle {
   async watchAlso(frame: Frame): Promise<void> {
     if (this.frames.includes(frame)) return;
     this.frames.push(frame);
+    this.dropFirstLook();
     await startWatch(frame);
   }
 
@@ -137,6 +141,7 @@ export class ActionSettle {
   /** The action did not run: nothing to follow. */
   cancel(): void {
     this.stopped = true;
+    this.dropFirstLook();
     this.forget();
   }
 
@@ -159,7 +164,9 @@ export class ActionSettle {
       while (!this.stopped && Date.now() < until && !this.page.isClosed()) {
         // The first look waits until the page has run what the input queued (a toggle event, a form's navigation).
         const read = { afterQueued: first, sincePrevious: this.tookOver };
-        const activities = await Promise.all(this.frames.map((frame) => (frame.isDetached() ? IDLE : activityOf(frame, read))));
+        const look = first ? this.firstLook : undefined;
+        const activities = look ? [await look.read(read)] : await Promise.all(this.frames.map((frame) => (frame.isDetached() ? IDLE : activityOf(frame, read))));
+        this.dropFirstLook();
         first = false;
         // No watch in the main frame: a navigation replaced its document, which must be parsed first.
         if (activities[0] === null) await loadedDocument(this.page);
@@ -181,7 +188,13 @@ export class ActionSettle {
       // The page or its browser went away: there is nothing left to wait for.
     }
     if (!this.stopped) this.ended = true;
+    this.dropFirstLook();
     return false;
+  }
+
+  private dropFirstLook(): void {
+    this.firstLook?.dispose();
+    this.firstLook = undefined;
   }
 
   /** The context owes nothing more to this settle (its watch stays, for the document's life). */

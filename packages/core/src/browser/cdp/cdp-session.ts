@@ -25,6 +25,11 @@ export function hasOwnCdpSession(target: Page | Frame): Promise<boolean> {
   );
 }
 
+/** The target's shared session itself, to follow its events; rejects for a frame without one. */
+export function cdpSessionOf(target: Page | Frame): Promise<CDPSession> {
+  return sessionOf(target);
+}
+
 /** Sends one command on the target's shared session; a failure drops the session so the next call starts fresh. */
 export async function sendCdp<T>(target: Page | Frame, method: string, params?: object): Promise<T> {
   const session = sessionOf(target);

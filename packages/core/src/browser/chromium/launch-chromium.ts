@@ -108,7 +108,7 @@ export async function launchChromium(
 }
 
 /** `promise`, or a rejection once `ms` have passed (a browser that never answers its first command). */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+export async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`No answer from the browser in ${ms} ms`)), ms)));
   try {
