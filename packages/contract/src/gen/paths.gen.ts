@@ -1533,7 +1533,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The session has ended, expired or its browser crashed. */
+        /**
+         * @description The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+         *     node that ran it stopped answering its heartbeat.
+         */
         Gone: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -1629,10 +1632,28 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description No browser could be started. */
+        /**
+         * @description No browser could be started; on a cluster also `cluster_unavailable`, with `retry-after`, while
+         *     Redis cannot be reached.
+         */
         ServiceUnavailable: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+         *     reached, or the node that runs the session did not take the request within
+         *     `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+         */
+        ClusterUnavailable: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "retry-after": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -1834,7 +1855,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     listDownloads: {
@@ -1864,6 +1885,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     getDownload: {
@@ -1896,6 +1918,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     deleteDownload: {
@@ -1928,6 +1951,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     listFiles: {
@@ -1957,6 +1981,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     uploadFile: {
@@ -1999,6 +2024,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     deleteFile: {
@@ -2031,6 +2057,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     getCookies: {
@@ -2060,6 +2087,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     setCookies: {
@@ -2095,6 +2123,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     getStorageState: {
@@ -2124,6 +2153,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     setStorageState: {
@@ -2159,6 +2189,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     navigate: {
@@ -2209,6 +2240,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     act: {
@@ -2262,6 +2294,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ModelError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     observe: {
@@ -2312,6 +2345,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ModelError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     extract: {
@@ -2362,6 +2396,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ModelError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     agentExecute: {
@@ -2415,6 +2450,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ModelError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     endSession: {
@@ -2458,6 +2494,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     replaySession: {
@@ -2497,6 +2534,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     getBrowserSession: {
@@ -2526,6 +2564,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     updateBrowserSession: {
@@ -2560,6 +2599,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     getBrowserSessionDebug: {
@@ -2589,6 +2629,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     connectCdp: {
@@ -2638,6 +2679,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     getLivePage: {
@@ -2670,6 +2712,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     getLiveState: {
@@ -2702,6 +2745,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     getLiveFrame: {
@@ -2735,6 +2779,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     getDevtools: {
@@ -2769,6 +2814,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     screenshot: {
@@ -2810,6 +2856,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     pdf: {
@@ -2848,6 +2895,7 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     getReplayPicture: {
@@ -2881,6 +2929,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
     getLivePicture: {
@@ -2915,6 +2964,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ClusterUnavailable"];
         };
     };
 }

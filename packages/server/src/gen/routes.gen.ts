@@ -21,7 +21,7 @@ export const getReadiness = createRoute({
   request: {  },
   responses: {
     200: { description: "Ready to start sessions.", content: { 'application/json': { schema: z.zHealthResponse } } },
-    503: { description: "No browser could be started.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "No browser could be started; on a cluster also `cluster_unavailable`, with `retry-after`, while\nRedis cannot be reached.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -62,7 +62,7 @@ export const startSession = createRoute({
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`session_limit`: the server's session limit, or the project's, is reached (end a session and\nretry). `rate_limited`: the project sent more requests than its rate allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB; end\nsessions to free their downloads).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    503: { description: "No browser could be started.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "No browser could be started; on a cluster also `cluster_unavailable`, with `retry-after`, while\nRedis cannot be reached.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -78,7 +78,7 @@ export const listSessions = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    503: { description: "No browser could be started.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -92,9 +92,10 @@ export const listDownloads = createRoute({
     200: { description: "The downloads.", content: { 'application/json': { schema: z.zFileListResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -109,9 +110,10 @@ export const getDownload = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project (`session_not_found`), or no such file in the session (`file_not_found`).", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -126,9 +128,10 @@ export const deleteDownload = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project (`session_not_found`), or no such file in the session (`file_not_found`).", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -142,9 +145,10 @@ export const listFiles = createRoute({
     200: { description: "The uploaded files.", content: { 'application/json': { schema: z.zFileListResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -160,10 +164,11 @@ export const uploadFile = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -178,9 +183,10 @@ export const deleteFile = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project (`session_not_found`), or no such file in the session (`file_not_found`).", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -194,9 +200,10 @@ export const getCookies = createRoute({
     200: { description: "Every cookie of the session's browser context.", content: { 'application/json': { schema: z.zCookiesResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -211,10 +218,11 @@ export const setCookies = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -228,9 +236,10 @@ export const getStorageState = createRoute({
     200: { description: "The storage state.", content: { 'application/json': { schema: z.zStorageStateResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -245,10 +254,11 @@ export const setStorageState = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -265,11 +275,12 @@ export const navigate = createRoute({
     403: { description: "The navigation policy does not let the session's browser connect there (a link-local or cloud\nmetadata address; a loopback or private address on a server with API keys; an operator's\nDECKHAND_NAV_DENY entry). The message names the host and the rule.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
     422: { description: "The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -285,12 +296,13 @@ export const act = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
     422: { description: "The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
     502: { description: "The model provider failed or answered with output that could not be used.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -306,12 +318,13 @@ export const observe = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
     422: { description: "The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
     502: { description: "The model provider failed or answered with output that could not be used.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -327,12 +340,13 @@ export const extract = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
     422: { description: "The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
     502: { description: "The model provider failed or answered with output that could not be used.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -348,12 +362,13 @@ export const agentExecute = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
     422: { description: "The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
     502: { description: "The model provider failed or answered with output that could not be used.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -368,9 +383,10 @@ export const endSession = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -385,9 +401,10 @@ export const replaySession = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -401,9 +418,10 @@ export const getBrowserSession = createRoute({
     200: { description: "The session record.", content: { 'application/json': { schema: z.zBrowserSession } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -418,9 +436,10 @@ export const updateBrowserSession = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -434,9 +453,10 @@ export const getBrowserSessionDebug = createRoute({
     200: { description: "Debug URLs.", content: { 'application/json': { schema: z.zBrowserSessionDebug } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -451,10 +471,11 @@ export const connectCdp = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     426: { description: "Not a WebSocket upgrade request.", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "The project holds its most DevTools connections at once (`rate_limited`, DECKHAND_PROJECT_RELAY_SOCKETS).", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -469,8 +490,9 @@ export const getLivePage = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -485,8 +507,9 @@ export const getLiveState = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -501,9 +524,10 @@ export const getLiveFrame = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -518,8 +542,9 @@ export const getDevtools = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -535,11 +560,12 @@ export const screenshot = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
     422: { description: "The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -555,11 +581,12 @@ export const pdf = createRoute({
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
     408: { description: "The operation did not finish within its timeout.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     413: { description: "The request body is larger than the server accepts.", content: { 'application/json': { schema: z.zErrorResponse } } },
     422: { description: "The request is well-formed but cannot be carried out (for example a scope selector that matches nothing on the page, an extraction the built-in model cannot read, an agent mode the model does not support, or a page that crashed and was replaced by a blank one).", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -574,9 +601,10 @@ export const getReplayPicture = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     429: { description: "`rate_limited`: the project sent more requests than its rate allows, or the session already\nholds DECKHAND_SESSION_QUEUE_MAX operations (running or waiting), or (live/frame) as many\npictures are being taken as the session's or project's limit allows. `disk_quota`: the\nproject's downloads and browser profiles fill its disk quota (DECKHAND_PROJECT_DISK_MB).\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 
@@ -591,8 +619,9 @@ export const getLivePicture = createRoute({
     400: { description: "The request is invalid (body, parameters or headers), checked before the session lookup.", content: { 'application/json': { schema: z.zErrorResponse } } },
     401: { description: "The API key is missing or unknown.", content: { 'application/json': { schema: z.zErrorResponse } } },
     404: { description: "No such session in this project.", content: { 'application/json': { schema: z.zErrorResponse } } },
-    410: { description: "The session has ended, expired or its browser crashed.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    410: { description: "The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the\nnode that ran it stopped answering its heartbeat.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
     500: { description: "An unexpected error. The message is generic; the detail is in the server log under the request id.", content: { 'application/json': { schema: z.zErrorResponse } } },
+    503: { description: "On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be\nreached, or the node that runs the session did not take the request within\n`DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.\n", content: { 'application/json': { schema: z.zErrorResponse } } },
   },
 });
 

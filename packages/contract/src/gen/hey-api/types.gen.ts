@@ -1043,7 +1043,9 @@ export type GetReadinessData = {
 
 export type GetReadinessErrors = {
     /**
-     * No browser could be started.
+     * No browser could be started; on a cluster also `cluster_unavailable`, with `retry-after`, while
+     * Redis cannot be reached.
+     *
      */
     503: ErrorResponse;
 };
@@ -1158,7 +1160,9 @@ export type StartSessionErrors = {
      */
     500: ErrorResponse;
     /**
-     * No browser could be started.
+     * No browser could be started; on a cluster also `cluster_unavailable`, with `retry-after`, while
+     * Redis cannot be reached.
+     *
      */
     503: ErrorResponse;
 };
@@ -1212,7 +1216,10 @@ export type ListSessionsErrors = {
      */
     500: ErrorResponse;
     /**
-     * No browser could be started.
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
      */
     503: ErrorResponse;
 };
@@ -1250,7 +1257,9 @@ export type ListDownloadsErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -1265,6 +1274,13 @@ export type ListDownloadsErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type ListDownloadsError = ListDownloadsErrors[keyof ListDownloadsErrors];
@@ -1308,7 +1324,9 @@ export type DeleteDownloadErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -1323,6 +1341,13 @@ export type DeleteDownloadErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type DeleteDownloadError = DeleteDownloadErrors[keyof DeleteDownloadErrors];
@@ -1366,7 +1391,9 @@ export type GetDownloadErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -1381,6 +1408,13 @@ export type GetDownloadErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type GetDownloadError = GetDownloadErrors[keyof GetDownloadErrors];
@@ -1416,7 +1450,9 @@ export type ListFilesErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -1431,6 +1467,13 @@ export type ListFilesErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type ListFilesError = ListFilesErrors[keyof ListFilesErrors];
@@ -1479,7 +1522,9 @@ export type UploadFileErrors = {
      */
     408: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -1498,6 +1543,13 @@ export type UploadFileErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type UploadFileError = UploadFileErrors[keyof UploadFileErrors];
@@ -1541,7 +1593,9 @@ export type DeleteFileErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -1556,6 +1610,13 @@ export type DeleteFileErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type DeleteFileError = DeleteFileErrors[keyof DeleteFileErrors];
@@ -1591,7 +1652,9 @@ export type GetCookiesErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -1606,6 +1669,13 @@ export type GetCookiesErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type GetCookiesError = GetCookiesErrors[keyof GetCookiesErrors];
@@ -1645,7 +1715,9 @@ export type SetCookiesErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -1664,6 +1736,13 @@ export type SetCookiesErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type SetCookiesError = SetCookiesErrors[keyof SetCookiesErrors];
@@ -1699,7 +1778,9 @@ export type GetStorageStateErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -1714,6 +1795,13 @@ export type GetStorageStateErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type GetStorageStateError = GetStorageStateErrors[keyof GetStorageStateErrors];
@@ -1753,7 +1841,9 @@ export type SetStorageStateErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -1772,6 +1862,13 @@ export type SetStorageStateErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type SetStorageStateError = SetStorageStateErrors[keyof SetStorageStateErrors];
@@ -1844,7 +1941,9 @@ export type NavigateErrors = {
      */
     408: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -1867,6 +1966,13 @@ export type NavigateErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type NavigateError = NavigateErrors[keyof NavigateErrors];
@@ -1936,7 +2042,9 @@ export type ActErrors = {
      */
     408: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -1963,6 +2071,13 @@ export type ActErrors = {
      * The model provider failed or answered with output that could not be used.
      */
     502: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type ActError = ActErrors[keyof ActErrors];
@@ -2028,7 +2143,9 @@ export type ObserveErrors = {
      */
     408: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -2055,6 +2172,13 @@ export type ObserveErrors = {
      * The model provider failed or answered with output that could not be used.
      */
     502: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type ObserveError = ObserveErrors[keyof ObserveErrors];
@@ -2120,7 +2244,9 @@ export type ExtractErrors = {
      */
     408: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -2147,6 +2273,13 @@ export type ExtractErrors = {
      * The model provider failed or answered with output that could not be used.
      */
     502: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type ExtractError = ExtractErrors[keyof ExtractErrors];
@@ -2216,7 +2349,9 @@ export type AgentExecuteErrors = {
      */
     408: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -2243,6 +2378,13 @@ export type AgentExecuteErrors = {
      * The model provider failed or answered with output that could not be used.
      */
     502: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type AgentExecuteError = AgentExecuteErrors[keyof AgentExecuteErrors];
@@ -2300,7 +2442,9 @@ export type EndSessionErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -2315,6 +2459,13 @@ export type EndSessionErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type EndSessionError = EndSessionErrors[keyof EndSessionErrors];
@@ -2372,7 +2523,9 @@ export type ReplaySessionErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -2387,6 +2540,13 @@ export type ReplaySessionErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type ReplaySessionError = ReplaySessionErrors[keyof ReplaySessionErrors];
@@ -2422,7 +2582,9 @@ export type GetBrowserSessionErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -2437,6 +2599,13 @@ export type GetBrowserSessionErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type GetBrowserSessionError = GetBrowserSessionErrors[keyof GetBrowserSessionErrors];
@@ -2476,7 +2645,9 @@ export type UpdateBrowserSessionErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -2491,6 +2662,13 @@ export type UpdateBrowserSessionErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type UpdateBrowserSessionError = UpdateBrowserSessionErrors[keyof UpdateBrowserSessionErrors];
@@ -2526,7 +2704,9 @@ export type GetBrowserSessionDebugErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -2541,6 +2721,13 @@ export type GetBrowserSessionDebugErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type GetBrowserSessionDebugError = GetBrowserSessionDebugErrors[keyof GetBrowserSessionDebugErrors];
@@ -2585,7 +2772,9 @@ export type ConnectCdpErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -2600,6 +2789,13 @@ export type ConnectCdpErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type ConnectCdpError = ConnectCdpErrors[keyof ConnectCdpErrors];
@@ -2635,13 +2831,22 @@ export type GetLivePageErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type GetLivePageError = GetLivePageErrors[keyof GetLivePageErrors];
@@ -2686,13 +2891,22 @@ export type GetLiveStateErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type GetLiveStateError = GetLiveStateErrors[keyof GetLiveStateErrors];
@@ -2737,7 +2951,9 @@ export type GetLiveFrameErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -2752,6 +2968,13 @@ export type GetLiveFrameErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type GetLiveFrameError = GetLiveFrameErrors[keyof GetLiveFrameErrors];
@@ -2796,13 +3019,22 @@ export type GetDevtoolsErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type GetDevtoolsError = GetDevtoolsErrors[keyof GetDevtoolsErrors];
@@ -2837,7 +3069,9 @@ export type ScreenshotErrors = {
      */
     408: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -2860,6 +3094,13 @@ export type ScreenshotErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type ScreenshotError = ScreenshotErrors[keyof ScreenshotErrors];
@@ -2903,7 +3144,9 @@ export type PdfErrors = {
      */
     408: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -2926,6 +3169,13 @@ export type PdfErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type PdfError = PdfErrors[keyof PdfErrors];
@@ -2970,7 +3220,9 @@ export type GetReplayPictureErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
@@ -2985,6 +3237,13 @@ export type GetReplayPictureErrors = {
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type GetReplayPictureError = GetReplayPictureErrors[keyof GetReplayPictureErrors];
@@ -3033,13 +3292,22 @@ export type GetLivePictureErrors = {
      */
     404: ErrorResponse;
     /**
-     * The session has ended, expired or its browser crashed.
+     * The session has ended, expired or its browser crashed; on a cluster also `session_lost`, when the
+     * node that ran it stopped answering its heartbeat.
+     *
      */
     410: ErrorResponse;
     /**
      * An unexpected error. The message is generic; the detail is in the server log under the request id.
      */
     500: ErrorResponse;
+    /**
+     * On a cluster (several nodes on one Redis): `cluster_unavailable`, with `retry-after`. Redis cannot be
+     * reached, or the node that runs the session did not take the request within
+     * `DECKHAND_FORWARD_DEADLINE_MS`. Nothing was done; retry after the given seconds.
+     *
+     */
+    503: ErrorResponse;
 };
 
 export type GetLivePictureError = GetLivePictureErrors[keyof GetLivePictureErrors];
