@@ -78,7 +78,7 @@ export async function startServer(
   const live = createLiveTokens(origin, shared.liveSecret);
   const devtools = createDevtoolsLinks(sessions, origin);
   const relayCap = relaySockets(config.relaySocketsPerProject);
-  const mcp = createHostedMcp(sessions, config, logger, live, { records: shared.mcpSessions, remote: cluster?.remoteSessions });
+  const mcp = createHostedMcp(sessions, config, logger, live, shared.rates, { records: shared.mcpSessions, remote: cluster?.remoteSessions });
   const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp, metrics, cluster, rates: shared.rates, ended: shared.ended });
   const local = (path: string) => relayCap.admit(devtools.route(path) ?? cdp.route(path));
   const upgrade = cluster ? (path: string, header: (name: string) => string | undefined) => cluster!.routeUpgrade(path, header, local) : local;
