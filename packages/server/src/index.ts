@@ -53,6 +53,8 @@ export async function startServer(
     {
       ...metrics.telemetry,
       onSessionStop: (reason, sessionId) => {
+        // 'crashed' is a session whose browser was lost: a shared one takes every session in it, one line each.
+        if (reason === 'crashed') logger.warn('session ended: its browser was lost (crashed, killed or closed)', { sessionId });
         metrics.telemetry.onSessionStop?.(reason, sessionId);
         cluster?.sessionStopped(sessionId, reason);
       },
