@@ -112,7 +112,9 @@ describe('operations without a model', () => {
       .poll(async () => (await ctx.api.call('navigate', { id, body: { url: ctx.fixtures.url('forms.html') }, headers: json })).status, { timeout: 10_000 })
       .toBe(410);
     const gone = expectError(await ctx.api.call('replaySession', { id }), 410, 'session_gone');
-    expect(gone.message).toMatch(/crash/i);
+    expect(gone.message).toMatch(/browser was lost.*crashed/i);
+    // The loss is logged (a shared browser's takes every session in it: one line each).
+    expect(ctx.server.logs.some((line) => line.includes('its browser was lost') && line.includes(id))).toBe(true);
     expect((await ctx.api.call('getHealth')).status).toBe(200);
     const ok = await ctx.api.call('act', { id: bystander, body: { input: { selector: '#go' } }, headers: json });
     expect(ok.body.data.result.success).toBe(true);

@@ -60,3 +60,16 @@ export function isDeckhandError(value: unknown): value is DeckhandError {
 export function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
 }
+
+/**
+ * A browser failure in our words, for messages clients read: Playwright's method prefix
+ * ("page.evaluate: ", "page.screenshot: Error: ") is dropped and its crash words are said plainly.
+ * The original stays the DeckhandError's cause, which the server logs.
+ */
+export function browserFailure(error: unknown): string {
+  const line = firstLine(error).replace(/^[\w.]+: (Error: )?/, '');
+  if (/Target crashed/i.test(line)) return "the session's page crashed (its renderer died: out of memory, or Page.crash)";
+  if (/Target page, context or browser has been closed|Target closed|Browser has been closed/i.test(line)) return "the session's page or browser was closed";
+  if (/Execution context was destroyed/i.test(line)) return 'the page navigated away while it was being read';
+  return line;
+}

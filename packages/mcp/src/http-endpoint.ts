@@ -22,6 +22,7 @@ import type { RemoteSessions } from './driven-session.js';
 import type { McpSessionOptions } from './session-options.js';
 import type { McpSessionRecords } from './session-records.js';
 import { InFlightIds } from './in-flight-ids.js';
+import { rateRefusal } from './rate-refusal.js';
 import { createToolServer } from './tool-server.js';
 
 export interface McpEndpointOptions {
@@ -30,6 +31,11 @@ export interface McpEndpointOptions {
   projectOf(request: Request): string;
   /** The project's live-session limit, which every browser session started here counts against (absent: none). */
   projectMaxSessions?(projectId: string): number | undefined;
+  /**
+   * The refusal (429) of a request of the project over its request rate, taking one of its tokens
+   * otherwise; asked once for each HTTP request this node serves (absent: no rate).
+   */
+  overRate?(projectId: string): Promise<DeckhandError | undefined>;
   /** The options of the browser sessions this request's MCP session starts; throws on a bad value. */
   optionsOf(request: Request): McpSessionOptions;
   /** Bound to loopback: refuse foreign Host and Origin headers (DNS rebinding). */
@@ -100,6 +106,12 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
     }
   };
 
+  /** The 429 (a JSON-RPC error) when the project is over its request rate. */
+  const throttled = async (request: Request, projectId: string): Promise<Response | undefined> => {
+    const refusal = await opts.overRate?.(projectId);
+    return refusal && rateRefusal(request, refusal);
+  };
+
   const idle = (map: Map<string, Held>, key: string, held: Held) => {
     clearTimeout(held.timer);
     // A call still running (a browser starting, a long act) keeps its MCP session open.
@@ -145,6 +157,9 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
         if (there) return there;
         throw new DeckhandError('session_not_found', `MCP session ${sessionId} not found: initialize a new one (and call start with your sessionId to re-attach)`);
       }
+      // Counted here, where the session is held: a request another node forwarded was not counted there.
+      const over = await throttled(request, held.projectId);
+      if (over) return over;
       idle(legacy, sessionId, held);
       const { refusal, ids } = await held.inFlight!.admit(request);
       if (refusal) return refusal;
@@ -154,6 +169,8 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       if (legacy.has(sessionId)) opts.records?.hold(sessionId, held.projectId, held.active.id);
       return response;
     }
+    const over = await throttled(request, caller.projectId);
+    if (over) return over;
     admit(caller.projectId);
     opening.add(caller.projectId);
     try {
@@ -199,6 +216,8 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
         ...(liveViewUrlOf && { liveViewUrl: (session: { id: string }) => liveViewUrlOf(request.url, session, projectId) }),
       };
       if (await isLegacyRequest(request)) return serveLegacy(request, caller);
+      const over = await throttled(request, caller.projectId);
+      if (over) return over;
       if (!modern.has(modernKey(caller))) admit(caller.projectId);
       const authInfo: AuthInfo = { token: '', clientId: caller.projectId, scopes: [], extra: { caller } };
       return modernHandler.fetch(request, { authInfo });

@@ -1,7 +1,6 @@
 // The Hono app: request ids, body limit, auth, limits, JSON bounds, the handler table on the generated routes, one error mapping.
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { createMiddleware } from 'hono/factory';
 import { getPath } from 'hono/utils/url';
 import { innerPath } from './cluster/cluster-node';
 import type { AppEnv } from './env';
@@ -11,6 +10,7 @@ import { bodyDeadline } from './body-deadline';
 import { bodyLimit } from './body-limit';
 import { errorBody, toErrorResponse, validationError } from './errors';
 import { boundJsonBody } from './json-bounds';
+import { jsonBodyWithin } from './json-body';
 import { unknownBodyFields } from './unknown-fields';
 import type { Logger } from './logger';
 import { registerHandlers } from './route';
@@ -34,17 +34,6 @@ export interface AppDeps extends RouteDeps {
   /** Where projects' request rates are counted (absent: in this process). */
   rates?: ProjectRates;
 }
-
-/** An empty JSON body counts as `{}` (clients send a 0-byte body to `end`); the schema then decides. */
-const emptyJsonIsEmptyObject = createMiddleware<AppEnv>(async (c, next) => {
-  const raw = c.req.raw;
-  if (raw.method === 'POST' && /json/i.test(raw.headers.get('content-type') ?? '') && (await c.req.text()).trim() === '') {
-    // c.req.text() read the body once into Hono's body cache, where the json validator's c.req.json() reads it.
-    // That cache holds promises at runtime (hono/dist/request.js #cachedBody), whatever its declared type says.
-    c.req.bodyCache.text = Promise.resolve('{}') as unknown as string;
-  }
-  return next();
-});
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
@@ -77,9 +66,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   }
   // Outside /v1/*, so outside the rate limit: a scraper never uses up a project's requests.
   app.use('/metrics', authenticate(deps.config.apiKeys));
-  app.use('/v1/sessions/:id/files', bodyDeadline(deps.config.uploadDeadlineMs));
+  app.use('/v1/sessions/:id/files', bodyDeadline(deps.config.bodyDeadlineMs));
   app.use(bodyLimit(deps.config.bodyLimitBytes));
-  app.use(emptyJsonIsEmptyObject);
+  app.use(jsonBodyWithin(deps.config.bodyDeadlineMs));
   serveContract(app, deps.specText);
   registerHandlers(
     app,

@@ -12,8 +12,8 @@ export interface ServerConfig {
   /** Limits of a project no key names (the open project of a keyless server). */
   defaultProjectLimits: ProjectLimits;
   bodyLimitBytes: number;
-  /** A file sent to a session must arrive whole within this, the deadline of an operation (DECKHAND_DEFAULT_TIMEOUT_MS). */
-  uploadDeadlineMs: number;
+  /** A request body (a JSON body, a file sent to a session) must arrive whole within this, the deadline of an operation (DECKHAND_DEFAULT_TIMEOUT_MS). */
+  bodyDeadlineMs: number;
   /** Interval of the SSE comment heartbeat. */
   heartbeatMs: number;
   logLevel: LogLevel;
@@ -196,7 +196,7 @@ export function loadServerConfig(env: Record<string, string | undefined>): Serve
     projectLimits: limitsPerProject(entries, defaultProjectLimits),
     defaultProjectLimits: limitsWithout0(defaultProjectLimits),
     bodyLimitBytes: envInteger(env, 'DECKHAND_BODY_LIMIT_BYTES', 4 * 1024 * 1024),
-    uploadDeadlineMs: envInteger(env, 'DECKHAND_DEFAULT_TIMEOUT_MS', DEFAULT_CORE_CONFIG.defaultTimeoutMs),
+    bodyDeadlineMs: envInteger(env, 'DECKHAND_DEFAULT_TIMEOUT_MS', DEFAULT_CORE_CONFIG.defaultTimeoutMs),
     heartbeatMs: envInteger(env, 'DECKHAND_SSE_HEARTBEAT_MS', 15_000),
     logLevel,
     publicUrl,

@@ -53,6 +53,8 @@ export async function startServer(
     {
       ...metrics.telemetry,
       onSessionStop: (reason, sessionId) => {
+        // 'crashed' is a session whose browser was lost: a shared one takes every session in it, one line each.
+        if (reason === 'crashed') logger.warn('session ended: its browser was lost (crashed, killed or closed)', { sessionId });
         metrics.telemetry.onSessionStop?.(reason, sessionId);
         cluster?.sessionStopped(sessionId, reason);
       },
@@ -78,7 +80,7 @@ export async function startServer(
   const live = createLiveTokens(origin, shared.liveSecret);
   const devtools = createDevtoolsLinks(sessions, origin);
   const relayCap = relaySockets(config.relaySocketsPerProject);
-  const mcp = createHostedMcp(sessions, config, logger, live, { records: shared.mcpSessions, remote: cluster?.remoteSessions });
+  const mcp = createHostedMcp(sessions, config, logger, live, shared.rates, { records: shared.mcpSessions, remote: cluster?.remoteSessions });
   const app = createApp({ sessions, config, logger, specText: await readFile(specPath, 'utf8'), chromiumPath, cdp, live, devtools, mcp, metrics, cluster, rates: shared.rates, ended: shared.ended });
   const local = (path: string) => relayCap.admit(devtools.route(path) ?? cdp.route(path));
   const upgrade = cluster ? (path: string, header: (name: string) => string | undefined) => cluster!.routeUpgrade(path, header, local) : local;

@@ -10,9 +10,14 @@ import { isLoopback, limitsOf, OPEN_PROJECT, type ServerConfig } from './config'
 import type { AppEnv } from './env';
 import type { LiveTokens } from './live-page/live-tokens';
 import type { Logger } from './logger';
+import { overRate, type ProjectRates } from './rate-limit';
 
-/** `cluster`: the MCP sessions and browser sessions other nodes hold (absent: this process only). */
-export function createHostedMcp(sessions: SessionManager, config: ServerConfig, logger: Logger, live: LiveTokens, cluster: { records?: McpSessionRecords; remote?: RemoteSessions } = {}): McpEndpoint {
+/**
+ * `rates`: where the project's request rate is counted, the same buckets as /v1's, so /mcp adds no
+ * requests to a project's rate. `cluster`: the MCP sessions and browser sessions other nodes hold
+ * (absent: this process only).
+ */
+export function createHostedMcp(sessions: SessionManager, config: ServerConfig, logger: Logger, live: LiveTokens, rates: ProjectRates, cluster: { records?: McpSessionRecords; remote?: RemoteSessions } = {}): McpEndpoint {
   const { records, remote } = cluster;
   return createMcpEndpoint({
     ...(records && { records }),
@@ -23,6 +28,7 @@ export function createHostedMcp(sessions: SessionManager, config: ServerConfig, 
     limits: { maxSessions: config.mcp.maxSessions, openRate: config.mcp.openRate },
     version: MCP_SERVER_VERSION,
     projectMaxSessions: (projectId) => limitsOf(config, projectId).maxSessions,
+    overRate: (projectId) => overRate((id) => limitsOf(config, id), rates, projectId),
     optionsOf: (request) => sessionOptionsFromQuery(new URL(request.url).searchParams, config.mcp),
     projectOf: (request) => {
       if (config.apiKeys.size === 0) return OPEN_PROJECT;

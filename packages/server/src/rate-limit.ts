@@ -16,17 +16,21 @@ export function inMemoryProjectRates(): ProjectRates {
   return { take: async (projectId, rate) => buckets.take(projectId, rate) };
 }
 
+/** The 429 for a request of `projectId` when its project is over its rate (taking a token otherwise); /v1 and hosted /mcp share it. */
+export async function overRate(limitsOf: (projectId: string) => ProjectLimits, rates: ProjectRates, projectId: string): Promise<DeckhandError | undefined> {
+  const { rate } = limitsOf(projectId);
+  const seconds = rate ? await rates.take(projectId, rate) : undefined;
+  if (seconds === undefined) return undefined;
+  return new DeckhandError('rate_limited', `This project sent more than ${rate} requests a second; retry in ${seconds} s`, undefined, { retryAfterSeconds: seconds });
+}
+
 /** Runs after authentication (it needs the project); projects without a rate pass freely. */
 export function rateLimit(limitsOf: (projectId: string) => ProjectLimits, rates: ProjectRates = inMemoryProjectRates()) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const projectId = c.get('projectId');
     // A request another node forwarded was counted there.
     if (c.env?.internal) return next();
-    const { rate } = limitsOf(projectId);
-    const seconds = rate ? await rates.take(projectId, rate) : undefined;
-    if (seconds !== undefined) {
-      throw new DeckhandError('rate_limited', `This project sent more than ${rate} requests a second; retry in ${seconds} s`, undefined, { retryAfterSeconds: seconds });
-    }
+    const refusal = await overRate(limitsOf, rates, c.get('projectId'));
+    if (refusal) throw refusal;
     return next();
   });
 }

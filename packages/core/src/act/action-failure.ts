@@ -1,6 +1,6 @@
 // An action that could not be done for a reason the caller should read (act reports success: false).
 import type { ElementHandle } from 'playwright-core';
-import { firstLine } from '../errors.js';
+import { browserFailure } from '../errors.js';
 
 export class ActionFailure extends Error {
   override readonly name = 'ActionFailure';
@@ -23,5 +23,5 @@ export async function explainRefusal(element: ElementHandle<Element>, error: unk
   if (error instanceof Error && error.name === 'TimeoutError') {
     return new ActionFailure('Element did not become actionable in time: it must be visible, stable, enabled and not covered by another element');
   }
-  return new ActionFailure(firstLine(error).replace(/^[\w.]+: (Error: )?/, ''));
+  return new ActionFailure(browserFailure(error));
 }

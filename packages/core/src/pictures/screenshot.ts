@@ -3,7 +3,7 @@
 // at most PICTURE_MAX_DEVICE_PIXELS: a wider or denser page is cut to it (and says so), since Chromium
 // holds the whole bitmap in memory (a 30,000 px wide page took 3.3 GB).
 import type { ElementHandle, Frame, Page } from 'playwright-core';
-import { DeckhandError, firstLine, isDeckhandError } from '../errors.js';
+import { browserFailure, DeckhandError, isDeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import { resolveTarget } from '../selectors/index.js';
 import type { FrameId } from '../types.js';
@@ -98,8 +98,8 @@ async function checkElementSize(page: Page, element: ElementHandle): Promise<voi
 /** Chromium's failures to picture a live page are the picture's, not the server's: 408 on its own timeout, else 422. */
 function asScreenshotError(page: Page, error: unknown): unknown {
   if (isDeckhandError(error) || page.isClosed()) return error;
-  if (error instanceof Error && error.name === 'TimeoutError') return new DeckhandError('timeout', `The browser did not finish the screenshot in time: ${firstLine(error)}`, undefined, { cause: error });
-  return new DeckhandError('unprocessable', `The browser could not take the screenshot: ${firstLine(error)}`, undefined, { cause: error });
+  if (error instanceof Error && error.name === 'TimeoutError') return new DeckhandError('timeout', `The browser did not finish the screenshot in time: ${browserFailure(error)}`, undefined, { cause: error });
+  return new DeckhandError('unprocessable', `The browser could not take the screenshot: ${browserFailure(error)}`, undefined, { cause: error });
 }
 
 /** The element a selector names; none on this page is a request that cannot be carried out here (422), as for observe's scope. */

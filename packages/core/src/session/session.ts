@@ -80,7 +80,9 @@ export interface SessionInit {
 
 const GONE_MESSAGES: Record<EndReason, string> = {
   ended: 'Session has ended',
-  crashed: 'Session is gone: its browser crashed or was closed',
+  // Sessions of a project share a browser (DECKHAND_CONTEXTS_PER_BROWSER): a Chromium bug lets one page that runs
+  // out of memory while a picture is taken kill it, which ends them all; the message says so rather than a bare crash.
+  crashed: "Session is gone: its browser was lost (it crashed, was killed or closed). Sessions sharing a browser end together: one session's page that runs out of memory while a screenshot, PDF or replay picture is taken can take the browser down",
   expired: 'Session expired (idle or maximum duration reached)',
 };
 
