@@ -52,6 +52,7 @@ const ACTION_METHODS = {
     run: async ({ page, element, args }) => {
       await need(element).focus();
       await page.keyboard.type(arg(args, 0));
+      return { typed: arg(args, 0) };
     },
   },
   press: {

@@ -1,34 +1,55 @@
 // What an action leaves behind, read again once the page has settled: a page may undo it (an input
 // handler cuts or clears the value, a change handler unticks the box or empties the file field,
-// another control's handler resets a select, an editor (contenteditable) cuts or rewrites its text). An
-// undone action is refused, naming what the page did.
+// another control's handler resets a select, an editor (contenteditable) cuts or rewrites its text, a
+// re-render replaces the field with one holding something else). An undone action is refused, naming what
+// the page did.
 import type { ElementHandle, Locator } from 'playwright-core';
 
-export type EndState = { value: string } | { checked: boolean } | { selected: string[] } | { files: string[] };
+/**
+ * value: a fill, the field holds exactly it. typed: keys typed at the caret (the `type` method), the
+ * field holds them in a row somewhere in its text (what was there before is not known).
+ */
+export type EndState = { value: string } | { typed: string } | { checked: boolean } | { selected: string[] } | { files: string[] };
 
-/** Why the element no longer holds `want`, or undefined when it does (or is not a control this reads). */
-export function endProblem(element: Locator | ElementHandle<Element>, want: EndState, timeoutMs: number): Promise<string | undefined> {
-  // Both kinds of element evaluate alike; their declared overloads do not unite.
-  return (element as Locator).evaluate((found: Element, want: EndState): string | undefined => {
+/**
+ * Why the element no longer holds `want`, or undefined when it does (or is not a control this reads).
+ * An element the page took out of the document (a re-render replaced it) is read through `reread`, the
+ * element now in its place; with none given it tells nothing.
+ */
+export async function endProblem(
+  element: Locator | ElementHandle<Element>,
+  want: EndState,
+  timeoutMs: number,
+  reread?: () => Promise<string | undefined>,
+): Promise<string | undefined> {
+  // Both kinds of element evaluate alike; their declared overloads do not unite. null: out of the document.
+  const problem = await (element as Locator).evaluate((found: Element, want: EndState): string | undefined | null => {
+    if (!found.isConnected) return null;
     const el = found instanceof HTMLLabelElement ? (found.control ?? found) : found;
-    if ('value' in want) {
+    if ('value' in want || 'typed' in want) {
+      const given = 'value' in want ? want.value : want.typed;
       let holds: string;
       let typed: string;
       if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+        // Keys typed into a date, number or other native field go into its parts, not its value as written.
+        if ('typed' in want && el instanceof HTMLInputElement && !['text', 'search', 'email', 'url', 'tel', 'password'].includes(el.type)) return undefined;
         // What the control makes of the value itself (a text input drops line breaks, an email trims).
         const copy = document.createElement(el.localName) as HTMLInputElement;
         if (el.hasAttribute('type')) copy.setAttribute('type', el.getAttribute('type')!);
-        copy.value = want.value;
+        copy.value = given;
         [holds, typed] = [el.value, copy.value];
       } else if (el instanceof HTMLElement && el.isContentEditable) {
         // An editor's text as a person reads it: Chromium ends its last block with a line break, and
         // shows a space at an edge as a no-break space.
         const plain = (text: string) => text.replace(/\r\n?/g, '\n').replace(/\u00a0/g, ' ').replace(/\n+$/, '');
-        [holds, typed] = [plain(el.innerText), plain(want.value)];
+        [holds, typed] = [plain(el.innerText), plain(given)];
       } else return undefined;
-      if (holds === typed) return undefined;
+      if ('value' in want ? holds === typed : holds.includes(typed)) return undefined;
       // Lengths only: a variable's value is redacted whole from messages, never a piece of it.
-      return holds === '' ? 'the page emptied the field after it was typed into' : `the page changed the field after it was typed into (it holds ${holds.length} characters, not the ${typed.length} typed)`;
+      if (holds === '') return 'the page emptied the field after it was typed into';
+      return 'value' in want
+        ? `the page changed the field after it was typed into (it holds ${holds.length} characters, not the ${typed.length} typed)`
+        : `the page changed the field after it was typed into (the ${typed.length} characters typed are not in the ${holds.length} it holds)`;
     }
     if ('checked' in want) {
       if (!(el instanceof HTMLInputElement)) return undefined;
@@ -45,4 +66,5 @@ export function endProblem(element: Locator | ElementHandle<Element>, want: EndS
     if (names.length === want.files.length && want.files.every((n) => names.includes(n))) return undefined;
     return names.length === 0 ? 'the page emptied the file field after the files were set' : `the page changed the file field afterwards (it holds ${names.join(', ')})`;
   }, want, { timeout: timeoutMs });
+  return problem === null ? reread?.() : problem;
 }

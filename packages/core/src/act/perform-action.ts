@@ -122,7 +122,9 @@ export async function performAction(scope: OperationScope, { action, variables, 
   }
   // Success is what the element holds once the page settled, not that the action ran (end-state.ts).
   const element = locator ?? target?.element;
-  const undone = state && element && !page.isClosed() ? await endProblem(element, state, RECHECK_MS).catch(() => undefined) : undefined;
+  // A handle's element replaced by a re-render is read in its place, through the selector.
+  const reread = local ? () => endProblemAt(frame, local, state!, page.isClosed()) : undefined;
+  const undone = state && element && !page.isClosed() ? await endProblem(element, state, RECHECK_MS, reread).catch(() => undefined) : undefined;
   release(target);
   if (undone) {
     scope.log({ category: 'action', message: `${method} on ${selector} was undone by the page`, level: 1 });
