@@ -5,6 +5,7 @@
 // the action or, once a settle has armed it, by the action's own first trusted input (no round trip),
 // and then the page pushes its status once that input's effects have run (activity-push.ts).
 import type { Frame, Page } from 'playwright-core';
+import { CHANNEL_PARTNERS_KEY } from '../browser/page-hooks/channel-hook.js';
 import { inPage } from '../selectors/index.js';
 import { readFrame } from './frame-read.js';
 import { allowPushes, onPush, PUSH_BINDING, type WatchStatus } from './activity-push.js';
@@ -26,6 +27,11 @@ const MAX_CHAIN = 3;
 const NAVIGATION_MAX_MS = 2_000;
 /** How long a read after the page's queued tasks waits for a page that is never idle. */
 const QUEUED_MAX_MS = 50;
+/**
+ * An idle callback the action scheduled runs at most this long after it was asked for: while the settle
+ * looks at the page, Chromium gives it no idle period, so the callback would wait for the settle to end.
+ */
+const IDLE_MAX_MS = 50;
 /** How long one status read of a frame may take; a frame that does not answer counts as idle. */
 const STATUS_READ_MS = 1_000;
 
@@ -63,7 +69,7 @@ export function restartsOnInput(frame: Frame): boolean {
 export async function startWatch(frame: Frame): Promise<void> {
   followNavigations(frame.page());
   armed.delete(frame);
-  const limits: WatchLimits = { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS, chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS, queuedMaxMs: QUEUED_MAX_MS, binding: PUSH_BINDING };
+  const limits: WatchLimits = { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS, chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS, queuedMaxMs: QUEUED_MAX_MS, idleMs: IDLE_MAX_MS, binding: PUSH_BINDING, channelPartners: CHANNEL_PARTNERS_KEY };
   const installed = await readFrame(frame, () => frame.evaluate(INSTALL, limits), { boundMs: STATUS_READ_MS }).catch(() => undefined);
   // A new document's watch gets its binding; nothing waits for it (the first push is a later action's).
   if (installed && frame === frame.page().mainFrame()) void allowPushes(frame.page()).catch(() => undefined);
@@ -134,11 +140,13 @@ interface WatchLimits {
   chain: number;
   navigationMs: number;
   queuedMaxMs: number;
+  idleMs: number;
   binding: string;
+  channelPartners: string;
 }
 
 /** Installs the watch in the frame's document, or restarts the one it has; true when it installed one. */
-const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queuedMaxMs, binding }: WatchLimits, lib): boolean => {
+const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queuedMaxMs, idleMs, binding, channelPartners }: WatchLimits, lib): boolean => {
   type Watch = { restart(): void };
   const host = window as unknown as Record<string, unknown>;
   const existing = host['__deckhandActivityWatch'] as Watch | undefined;
@@ -188,6 +196,8 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
       apply(target, self, args: unknown[]) {
         const callback = args[0];
         if (typeof callback !== 'function' || !counted(delayOf(args))) return Reflect.apply(target, self, args);
+        // The settle's own looks keep Chromium from idling: an idle callback the action scheduled runs within idleMs.
+        if (prefix === 'q') args[1] = { ...(args[1] as object), timeout: Math.min(Number((args[1] as { timeout?: number })?.timeout) || idleMs, idleMs) };
         const myDepth = link ? depth + 1 : depth;
         const scheduledAt = performance.now();
         let id = 0;
@@ -275,21 +285,16 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
       },
     }) as T[keyof T];
   };
-  // A MessageChannel's ports: what one posts arrives at the other (our listener does not start a port).
-  const partners = new WeakMap<MessagePort, MessagePort>();
-  const NativeChannel = window.MessageChannel;
-  window.MessageChannel = new Proxy(NativeChannel, {
-    construct(target, args, newTarget) {
-      const channel = Reflect.construct(target, args, newTarget) as MessageChannel;
-      partners.set(channel.port1, channel.port2);
-      partners.set(channel.port2, channel.port1);
-      for (const port of [channel.port1, channel.port2]) listen.call(port, 'message', () => arrived(port));
-      return channel;
-    },
-  });
+  // What a MessageChannel's port posts arrives at the other, paired by the channel hook from the document's
+  // start (browser/page-hooks/channel-hook.ts); our listener does not start a port.
+  const partners = host[channelPartners] as WeakMap<MessagePort, MessagePort> | undefined;
+  const followedPorts = new WeakSet<MessagePort>();
   wrapMethod(MessagePort.prototype, 'postMessage', (self) => {
-    const partner = partners.get(self as MessagePort);
-    if (partner) posted(partner);
+    const partner = partners?.get(self as MessagePort);
+    if (!partner) return;
+    if (!followedPorts.has(partner)) listen.call(partner, 'message', () => arrived(partner));
+    followedPorts.add(partner);
+    posted(partner);
   });
   // A message the window sends itself (a scheduler's yield); messages to other windows are not followed.
   wrapMethod(window, 'postMessage', (self) => (self === window || self == null) && posted(window));
