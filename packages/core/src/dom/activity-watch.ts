@@ -331,7 +331,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
       if (animation.playState !== 'running') continue;
       const end = animation.effect?.getComputedTiming().endTime;
       const start = animation.startTime === null ? performance.now() : Number(animation.startTime);
-      if (typeof end === 'number' && end <= short && start >= since) count++;
+      if (typeof end === 'number' && end <= short && start >= since && start - since <= watchWindow) count++;
     }
     return count;
   };
