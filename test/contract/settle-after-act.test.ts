@@ -1,5 +1,6 @@
 // What an act starts is seen by the very next operation: a fetch, a delayed render, an SPA route change,
-// a slow full navigation and a slow new tab, each read (observe, extract, act) right after the act
+// a slow full navigation and a slow new tab, and page work outside timers (idle callbacks, messages, CSS
+// transitions and animations, a Worker's answer), each read (observe, extract, act) right after the act
 // returns, with no pause in between. The act itself may answer before the page has settled.
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -106,5 +107,43 @@ describe('settling after an act', () => {
     // Both pages have a #same button; the click must land on the page the navigation arrived at.
     await click(id, '#same');
     expect(await pageText(ctx.api, id, '#log')).toBe('clicked: same, on the new page');
+  });
+
+  describe('page work outside timers, about 400 ms after the click (settle-sources.html)', () => {
+    it.each([
+      ['an idle-callback chain', '#idle', '#r1'],
+      ['a MessageChannel loop', '#channel', '#r2'],
+      ['a CSS transition (transitionend)', '#transition', '#r3'],
+      ['a CSS animation (animationend)', '#animation', '#r4'],
+      ['a Worker answering by postMessage', '#worker', '#r5'],
+      ['a window.postMessage loop to itself', '#self', '#r6'],
+    ])('%s: the next extract reads its effect', async (_name, button, result) => {
+      const id = await ctx.sessionOn('settle-sources.html');
+      await click(id, button);
+      expect(await pageText(ctx.api, id, result)).toBe(`${result.slice(1)}-DONE`);
+    });
+
+    it('a navigation after a MessageChannel loop: the next extract reads the new page', async () => {
+      const id = await ctx.sessionOn('settle-sources.html');
+      await click(id, '#go');
+      expect(await pageText(ctx.api, id)).toContain('Arrived after a slow response');
+    });
+
+    it('a fill a MessageChannel loop clears 300 ms later does not hold', async () => {
+      const id = await ctx.sessionOn('settle-sources.html');
+      const reply = await ctx.api.call('act', { id, body: { input: { selector: '#cleared', method: 'fill', arguments: ['hello'] } }, headers: json });
+      expectOk(reply);
+      expect(reply.body.data.result.success, reply.body.data.result.message).toBe(false);
+      expect(reply.body.data.result.message).toContain('did not hold');
+    });
+
+    it('a message loop that never ends does not hold the act to the settle bound', async () => {
+      // The settle bound (60 s) is past the act's own deadline (20 s): counted for ever, the loop would make the act a 408.
+      const id = await ctx.sessionOn('settle-sources.html', { domSettleTimeoutMs: 60_000 });
+      const reply = await ctx.api.call('act', { id, body: { input: { selector: '#forever', method: 'click' }, options: { timeout: 20_000 } }, headers: json });
+      expectOk(reply);
+      expect(reply.body.data.result.success, reply.body.data.result.message).toBe(true);
+      expect(await pageText(ctx.api, id, '#r7')).toBe('r7-DONE');
+    }, 40_000);
   });
 });

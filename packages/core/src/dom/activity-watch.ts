@@ -5,6 +5,7 @@
 // the action or, once a settle has armed it, by the action's own first trusted input (no round trip),
 // and then the page pushes its status once that input's effects have run (activity-push.ts).
 import type { Frame, Page } from 'playwright-core';
+import { CHANNEL_PARTNERS_KEY } from '../browser/page-hooks/channel-hook.js';
 import { inPage } from '../selectors/index.js';
 import { readFrame } from './frame-read.js';
 import { allowPushes, onPush, PUSH_BINDING, type WatchStatus } from './activity-push.js';
@@ -26,6 +27,11 @@ const MAX_CHAIN = 3;
 const NAVIGATION_MAX_MS = 2_000;
 /** How long a read after the page's queued tasks waits for a page that is never idle. */
 const QUEUED_MAX_MS = 50;
+/**
+ * An idle callback the action scheduled runs at most this long after it was asked for: while the settle
+ * looks at the page, Chromium gives it no idle period, so the callback would wait for the settle to end.
+ */
+const IDLE_MAX_MS = 50;
 /** How long one status read of a frame may take; a frame that does not answer counts as idle. */
 const STATUS_READ_MS = 1_000;
 
@@ -63,7 +69,7 @@ export function restartsOnInput(frame: Frame): boolean {
 export async function startWatch(frame: Frame): Promise<void> {
   followNavigations(frame.page());
   armed.delete(frame);
-  const limits: WatchLimits = { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS, chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS, queuedMaxMs: QUEUED_MAX_MS, binding: PUSH_BINDING };
+  const limits: WatchLimits = { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS, chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS, queuedMaxMs: QUEUED_MAX_MS, idleMs: IDLE_MAX_MS, binding: PUSH_BINDING, channelPartners: CHANNEL_PARTNERS_KEY };
   const installed = await readFrame(frame, () => frame.evaluate(INSTALL, limits), { boundMs: STATUS_READ_MS }).catch(() => undefined);
   // A new document's watch gets its binding; nothing waits for it (the first push is a later action's).
   if (installed && frame === frame.page().mainFrame()) void allowPushes(frame.page()).catch(() => undefined);
@@ -134,11 +140,13 @@ interface WatchLimits {
   chain: number;
   navigationMs: number;
   queuedMaxMs: number;
+  idleMs: number;
   binding: string;
+  channelPartners: string;
 }
 
 /** Installs the watch in the frame's document, or restarts the one it has; true when it installed one. */
-const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queuedMaxMs, binding }: WatchLimits, lib): boolean => {
+const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queuedMaxMs, idleMs, binding, channelPartners }: WatchLimits, lib): boolean => {
   type Watch = { restart(): void };
   const host = window as unknown as Record<string, unknown>;
   const existing = host['__deckhandActivityWatch'] as Watch | undefined;
@@ -147,6 +155,8 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
     return false;
   }
   const listen = EventTarget.prototype.addEventListener;
+  // Prefixes of pending work that counts only for the watch window: intervals, messages, worker answers, idle callbacks.
+  const BOUNDED_BY_WINDOW = 'imwq';
   type Scheduler = { postTask(task: () => void, o: { priority: string }): Promise<void> };
   const scheduler = (window as unknown as { scheduler?: Scheduler }).scheduler;
   const postTask = scheduler?.postTask;
@@ -179,12 +189,16 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
 
   const inWindow = () => performance.now() - started <= watchWindow;
   const counted = (delay: number) => depth < chain && delay <= short && inWindow();
-  const track = <F extends (...args: never[]) => number>(schedule: F, prefix: string, delayOf: (args: unknown[]) => number): F =>
+  // `link`: the callback runs one link deeper than the code that scheduled it (timers, frames). An idle
+  // callback runs at its scheduler's depth: a loop of them is bounded by the watch window instead.
+  const track = <F extends (...args: never[]) => number>(schedule: F, prefix: string, delayOf: (args: unknown[]) => number, link = true): F =>
     new Proxy(schedule, {
       apply(target, self, args: unknown[]) {
         const callback = args[0];
         if (typeof callback !== 'function' || !counted(delayOf(args))) return Reflect.apply(target, self, args);
-        const myDepth = depth + 1;
+        // The settle's own looks keep Chromium from idling: an idle callback the action scheduled runs within idleMs.
+        if (prefix === 'q') args[1] = { ...(args[1] as object), timeout: Math.min(Number((args[1] as { timeout?: number })?.timeout) || idleMs, idleMs) };
+        const myDepth = link ? depth + 1 : depth;
         const scheduledAt = performance.now();
         let id = 0;
         args[0] = function (this: unknown, ...callbackArgs: unknown[]) {
@@ -243,6 +257,85 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   };
   navigation?.addEventListener('navigate', onNavigate);
 
+  // Work handed to the browser outside timers, each counted until it runs or arrives, and at most the
+  // watch window after it was posted (a port no one reads, a worker that never answers, a page never idle).
+  // Message and idle loops are bounded by the window too: nothing posted after it counts.
+  let posts = 0;
+  // Per receiver (a port, this window, a worker), the counted messages on their way, oldest first ('' an uncounted one).
+  const onTheWay = new WeakMap<EventTarget, string[]>();
+  const posted = (receiver: EventTarget) => {
+    const id = counted(0) ? 'm' + String(++posts) : '';
+    if (id) pending.set(id, performance.now());
+    const queue = onTheWay.get(receiver);
+    if (queue) queue.push(id);
+    else onTheWay.set(receiver, [id]);
+  };
+  const arrived = (receiver: EventTarget) => {
+    const id = onTheWay.get(receiver)?.shift();
+    if (id) pending.delete(id);
+  };
+  const wrapMethod = <T extends object>(owner: T, name: keyof T, after: (self: unknown) => void) => {
+    const method = owner[name];
+    if (typeof method !== 'function') return;
+    owner[name] = new Proxy(method, {
+      apply(target, self, args: unknown[]) {
+        const result = Reflect.apply(target, self, args) as unknown;
+        after(self);
+        return result;
+      },
+    }) as T[keyof T];
+  };
+  // What a MessageChannel's port posts arrives at the other, paired by the channel hook from the document's
+  // start (browser/page-hooks/channel-hook.ts); our listener does not start a port.
+  const partners = host[channelPartners] as WeakMap<MessagePort, MessagePort> | undefined;
+  const followedPorts = new WeakSet<MessagePort>();
+  wrapMethod(MessagePort.prototype, 'postMessage', (self) => {
+    const partner = partners?.get(self as MessagePort);
+    if (!partner) return;
+    if (!followedPorts.has(partner)) listen.call(partner, 'message', () => arrived(partner));
+    followedPorts.add(partner);
+    posted(partner);
+  });
+  // A message the window sends itself (a scheduler's yield); messages to other windows are not followed.
+  wrapMethod(window, 'postMessage', (self) => (self === window || self == null) && posted(window));
+  listen.call(window, 'message', (event: Event) => (event as MessageEvent).source === window && arrived(window), { capture: true });
+  // A Worker made or messaged by the action is pending until it answers (a message or an error).
+  const answers = new WeakMap<Worker, string>();
+  const awaitAnswer = (worker: Worker) => {
+    if (!counted(0)) return;
+    let id = answers.get(worker);
+    if (!id) {
+      answers.set(worker, (id = 'w' + String(++posts)));
+      const answered = () => pending.delete(id!);
+      listen.call(worker, 'message', answered);
+      listen.call(worker, 'error', answered);
+    }
+    pending.set(id, performance.now());
+  };
+  const NativeWorker = window.Worker;
+  if (NativeWorker) {
+    window.Worker = new Proxy(NativeWorker, {
+      construct(target, args, newTarget) {
+        const worker = Reflect.construct(target, args, newTarget) as Worker;
+        awaitAnswer(worker);
+        return worker;
+      },
+    });
+    wrapMethod(NativeWorker.prototype, 'postMessage', (self) => awaitAnswer(self as Worker));
+  }
+  // CSS transitions and animations the action started that end within a short timer's bound (their end
+  // event is often what updates the page); an endless one (a spinner) is not the action's effect.
+  const runningAnimations = (since: number) => {
+    let count = 0;
+    for (const animation of document.getAnimations()) {
+      if (animation.playState !== 'running') continue;
+      const end = animation.effect?.getComputedTiming().endTime;
+      const start = animation.startTime === null ? performance.now() : Number(animation.startTime);
+      if (typeof end === 'number' && end <= short && start >= since && start - since <= watchWindow) count++;
+    }
+    return count;
+  };
+
   const wrapped = {
     setTimeout: track(native.setTimeout, 't', (args) => Number(args[1]) || 0),
     clearTimeout: untrack(native.clearTimeout, 't'),
@@ -250,6 +343,10 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
     clearInterval: untrack(native.clearInterval, 'i'),
     requestAnimationFrame: track(native.requestAnimationFrame, 'f', () => 0),
     cancelAnimationFrame: untrack(native.cancelAnimationFrame, 'f'),
+    ...(window.requestIdleCallback && {
+      requestIdleCallback: track(window.requestIdleCallback, 'q', () => 0, false),
+      cancelIdleCallback: untrack(window.cancelIdleCallback, 'q'),
+    }),
   };
   Object.assign(window, wrapped);
   const watch = {
@@ -271,11 +368,19 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
       });
     },
     status(sincePrevious: boolean) {
-      // What the action (and, taken over, the one before it) scheduled; an interval counts for the watch
-      // window from when it was set.
+      // What the action (and, taken over, the one before it) scheduled; an interval, a message, a worker's
+      // answer and an idle callback count for the watch window from when they were set.
       const since = sincePrevious ? previous : started;
-      let count = 0;
-      for (const [id, at] of pending) if (at >= since && (id[0] !== 'i' || performance.now() - at <= watchWindow)) count++;
+      const now = performance.now();
+      let count = runningAnimations(since);
+      for (const [id, at] of pending) {
+        if (at < since) continue;
+        if (BOUNDED_BY_WINDOW.includes(id[0]!) && now - at > watchWindow) {
+          if (id[0] !== 'i') pending.delete(id);
+          continue;
+        }
+        count++;
+      }
       armedByRead = true;
       return { generation, pending: count, quietMs: performance.now() - lastChange };
     },

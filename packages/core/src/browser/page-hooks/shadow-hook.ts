@@ -1,7 +1,9 @@
 // Closed shadow roots are invisible to page scripts. This init script, installed on every context
 // before any page script runs, remembers each closed root so our in-page code can walk into it.
 // Declarative closed roots (<template shadowrootmode="closed">) are not seen by it. The same script
-// carries the pointer-listener hook (listener-hook.ts): one script, installed where contexts are made.
+// carries the pointer-listener hook (listener-hook.ts) and the channel hook (channel-hook.ts): one script,
+// installed where contexts are made.
+import { CHANNEL_HOOK_SCRIPT } from './channel-hook.js';
 import { LISTENER_HOOK_SCRIPT } from './listener-hook.js';
 
 export const CLOSED_ROOTS_KEY = '__deckhandClosedRoots';
@@ -18,7 +20,7 @@ const CLOSED_ROOTS_SCRIPT = `(() => {
   };
 })();`;
 
-export const SHADOW_HOOK_SCRIPT = `${CLOSED_ROOTS_SCRIPT}\n${LISTENER_HOOK_SCRIPT}`;
+export const SHADOW_HOOK_SCRIPT = `${CLOSED_ROOTS_SCRIPT}\n${LISTENER_HOOK_SCRIPT}\n${CHANNEL_HOOK_SCRIPT}`;
 
 /** In-page: the open or closed shadow root of an element, or null. Serialisable (no closures). */
 export function shadowRootOf(el: Element): ShadowRoot | null {
