@@ -8,6 +8,7 @@ import type { Frame, Page } from 'playwright-core';
 import { inPage } from '../selectors/index.js';
 import { readFrame } from './frame-read.js';
 import { allowPushes, onPush, PUSH_BINDING, type WatchStatus } from './activity-push.js';
+import { watchPresses, type PressOutcome } from './press-watch.js';
 
 /** A timer longer than this is not the action's immediate effect (a toast that hides itself, a poll). */
 const SHORT_TIMER_MS = 1_000;
@@ -34,6 +35,8 @@ export interface FrameActivity {
   pending: number;
   /** Milliseconds since the DOM (light or shadow) last changed. */
   quietMs: number;
+  /** How the action's trusted press ended (press-watch.ts); absent when the watch saw none. */
+  press?: PressOutcome;
 }
 
 /**
@@ -90,10 +93,10 @@ function statusOf(frame: Frame, { afterQueued = false, sincePrevious = false }: 
 }
 
 /** A status the watch reported (and so armed): its restart is remembered. */
-function reported(frame: Frame, { generation, pending, quietMs }: WatchStatus): FrameActivity {
+function reported(frame: Frame, { generation, pending, quietMs, press }: WatchStatus): FrameActivity {
   armed.add(frame);
   generations.set(frame, Math.max(generation, generations.get(frame) ?? 0));
-  return { pending, quietMs };
+  return { pending, quietMs, press };
 }
 
 /** The first look after an action whose input restarts the main frame's watch (restartsOnInput). */
@@ -259,6 +262,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
       generation = stamp();
       armedByRead = false;
       pushOnRelease = false;
+      presses.restart();
       observe(document);
     },
     statusAfterQueued(sincePrevious: boolean) {
@@ -277,7 +281,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
       let count = 0;
       for (const [id, at] of pending) if (at >= since && (id[0] !== 'i' || performance.now() - at <= watchWindow)) count++;
       armedByRead = true;
-      return { generation, pending: count, quietMs: performance.now() - lastChange };
+      return { generation, pending: count, quietMs: performance.now() - lastChange, press: presses.outcome() };
     },
   };
   // An action's first trusted input (Playwright's pointer move onto the element, or its press) restarts
@@ -289,6 +293,8 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
     pushOnRelease = event.type !== 'keydown';
   };
   for (const type of ['pointermove', 'pointerdown', 'keydown']) listen.call(window, type, onInput, { capture: true });
+  // After the restart on input: a press is recorded once its restart has run.
+  const presses = lib.watchPresses(listen);
   // The pointer's release ends the action's input (bubbling: a release Playwright's hit-target check stops
   // is not the action's, and no push comes). The status is pushed two normal-priority tasks later: the
   // first runs after the input's own task, the second after what that task queued (a toggle event, a
@@ -307,7 +313,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   for (const type of ['pointerup', 'click']) listen.call(window, type, onRelease);
   Object.defineProperty(window, '__deckhandActivityWatch', { value: watch, enumerable: false, configurable: true });
   return true;
-});
+}, { watchPresses });
 
 const STATUS = ({ afterQueued, sincePrevious }: Required<ActivityRead>): WatchStatus | null | Promise<WatchStatus> => {
   type Watch = { status(sincePrevious: boolean): WatchStatus; statusAfterQueued(sincePrevious: boolean): Promise<WatchStatus> };
