@@ -3,7 +3,8 @@
 // route change drawn a frame later) and when its DOM last changed. Installed in a document by the first
 // act on it and kept for the document's life; each action restarts it, either by an evaluation before
 // the action or, once a settle has armed it, by the action's own first trusted input (no round trip),
-// and then the page pushes its status once that input's effects have run (activity-push.ts).
+// and then the page pushes its status once that input's effects have run (activity-push.ts). The status
+// also tells how the action's press ended (press-watch.ts).
 import type { Frame, Page } from 'playwright-core';
 import { inPage } from '../selectors/index.js';
 import { readFrame } from './frame-read.js';
