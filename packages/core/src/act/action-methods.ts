@@ -40,12 +40,14 @@ export interface ActionMethod {
    * restarts the frame's page watch as it lands (dom/activity-watch.ts), so none is started before.
    */
   trustedInput?: true;
+  /** Its press must end in a click on the element: one the page took away from it is refused (click-landing.ts). */
+  clicks?: true;
   /** What the element should still hold once the page settles, when the method leaves a state (end-state.ts). */
   run(target: ActionTarget): Promise<void | EndState>;
 }
 
 const ACTION_METHODS = {
-  click: { verb: 'clicked', trustedInput: true, run: ({ element, timeoutMs }) => need(element).click({ timeout: timeoutMs }) },
+  click: { verb: 'clicked', trustedInput: true, clicks: true, run: ({ element, timeoutMs }) => need(element).click({ timeout: timeoutMs }) },
   fill: { verb: 'filled', run: async ({ element, args, timeoutMs }) => ({ value: await fillChecked(need(element), arg(args, 0), timeoutMs) }) },
   type: {
     verb: 'typed into',
@@ -99,6 +101,7 @@ const ACTION_METHODS = {
   check: {
     verb: 'checked',
     trustedInput: true,
+    clicks: true,
     run: async ({ element, timeoutMs }) => {
       await need(element).check({ timeout: timeoutMs });
       return { checked: true };
@@ -107,6 +110,7 @@ const ACTION_METHODS = {
   uncheck: {
     verb: 'unchecked',
     trustedInput: true,
+    clicks: true,
     run: async ({ element, timeoutMs }) => {
       await need(element).uncheck({ timeout: timeoutMs });
       return { checked: false };

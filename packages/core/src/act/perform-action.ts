@@ -14,6 +14,7 @@ import { redactVariables, substituteVariables } from './variables.js';
 import { endProblem, type EndState } from './end-state.js';
 import { watchDialogs } from './dialog-watch.js';
 import { replacedMessage } from './pinned-target.js';
+import { missedClick } from './click-landing.js';
 
 /** An action's end state, to read again after later steps (a chain's step may undo an earlier one). */
 export interface EndCheck {
@@ -120,9 +121,16 @@ export async function performAction(scope: OperationScope, { action, variables, 
     const which = dismissed.map((d) => `a ${d.type} "${d.message}"`).join(', then ');
     return report(false, `${action.description ?? `${method} ${selector}`} was done, but the page asked ${which} and it was dismissed (Cancel), as every dialog is unless its answer is set first: what the page did next followed from that Cancel. To accept it, set the answer before the action (the MCP dialog tool) and act again`);
   }
-  // Success is what the element holds once the page settled, not that the action ran (end-state.ts).
   const element = locator ?? target?.element;
-  // A handle's element replaced by a re-render is read in its place, through the selector.
+  // A click is what reached the element, not the input Playwright sent (click-landing.ts).
+  const missed = handler.clicks && element && !page.isClosed() ? await missedClick(await settle.pressIn(target?.frame ?? frame), element, action.description ?? `${method} ${selector}`, handler.verb) : undefined;
+  if (missed) {
+    release(target);
+    scope.log({ category: 'action', message: `${method} on ${selector} did not reach its element`, level: 1 });
+    return report(false, missed);
+  }
+  // Success is what the element holds once the page settled, not that the action ran (end-state.ts);
+  // a handle's element replaced by a re-render is read in its place, through the selector.
   const reread = local ? () => endProblemAt(frame, local, state!, page.isClosed()) : undefined;
   const undone = state && element && !page.isClosed() ? await endProblem(element, state, RECHECK_MS, reread).catch(() => undefined) : undefined;
   release(target);

@@ -21,7 +21,7 @@ export async function replacedMessage(element: ElementHandle<Element>, at: { fra
 }
 
 /** Role, then label or text, as a caller would recognise the element (runs in the page). */
-function describeElement(el: Element): string {
+export function describeElement(el: Element): string {
   const tag = el.tagName.toLowerCase();
   const role = el.getAttribute('role') ?? (tag === 'input' ? `${(el as HTMLInputElement).type} input` : tag);
   const labelled = el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? (el as HTMLElement).innerText ?? '';

@@ -3,6 +3,7 @@
 // round trip to a renderer that is busy drawing the frame the input caused (docs/decisions.md, "Act round trips").
 import type { CDPSession, Page } from 'playwright-core';
 import { cdpSessionOf } from '../browser/cdp/cdp-session.js';
+import type { PressOutcome } from './press-watch.js';
 
 /** The page function the watch pushes through; a document has it once its watch is installed. */
 export const PUSH_BINDING = '__deckhandActivityPush';
@@ -12,7 +13,10 @@ export interface WatchStatus {
   generation: number;
   pending: number;
   quietMs: number;
+  press?: PressOutcome;
 }
+
+const PRESS_OUTCOMES: PressOutcome[] = ['landed', 'kept', 'detached', 'moved'];
 
 type Listener = (pushed: WatchStatus) => void;
 const listeners = new WeakMap<Page, Set<Listener>>();
@@ -47,9 +51,9 @@ export function onPush(page: Page, listener: Listener): () => void {
 function parsePush(payload: string): WatchStatus | undefined {
   if (payload.length > 200) return undefined;
   try {
-    const { generation, pending, quietMs, top } = JSON.parse(payload) as Record<string, unknown>;
+    const { generation, pending, quietMs, top, press } = JSON.parse(payload) as Record<string, unknown>;
     if (top !== true || typeof generation !== 'number' || typeof pending !== 'number' || typeof quietMs !== 'number') return undefined;
-    return { generation, pending, quietMs };
+    return { generation, pending, quietMs, press: PRESS_OUTCOMES.find((known) => known === press) };
   } catch {
     return undefined;
   }

@@ -3,12 +3,14 @@
 // route change drawn a frame later) and when its DOM last changed. Installed in a document by the first
 // act on it and kept for the document's life; each action restarts it, either by an evaluation before
 // the action or, once a settle has armed it, by the action's own first trusted input (no round trip),
-// and then the page pushes its status once that input's effects have run (activity-push.ts).
+// and then the page pushes its status once that input's effects have run (activity-push.ts). The status
+// also tells how the action's press ended (press-watch.ts).
 import type { Frame, Page } from 'playwright-core';
 import { CHANNEL_PARTNERS_KEY } from '../browser/page-hooks/channel-hook.js';
 import { inPage } from '../selectors/index.js';
 import { readFrame } from './frame-read.js';
 import { allowPushes, onPush, PUSH_BINDING, type WatchStatus } from './activity-push.js';
+import { watchPresses, type PressOutcome } from './press-watch.js';
 
 /** A timer longer than this is not the action's immediate effect (a toast that hides itself, a poll). */
 const SHORT_TIMER_MS = 1_000;
@@ -40,6 +42,8 @@ export interface FrameActivity {
   pending: number;
   /** Milliseconds since the DOM (light or shadow) last changed. */
   quietMs: number;
+  /** How the action's trusted press ended (press-watch.ts); absent when the watch saw none. */
+  press?: PressOutcome;
 }
 
 /**
@@ -96,10 +100,10 @@ function statusOf(frame: Frame, { afterQueued = false, sincePrevious = false }: 
 }
 
 /** A status the watch reported (and so armed): its restart is remembered. */
-function reported(frame: Frame, { generation, pending, quietMs }: WatchStatus): FrameActivity {
+function reported(frame: Frame, { generation, pending, quietMs, press }: WatchStatus): FrameActivity {
   armed.add(frame);
   generations.set(frame, Math.max(generation, generations.get(frame) ?? 0));
-  return { pending, quietMs };
+  return { pending, quietMs, press };
 }
 
 /** The first look after an action whose input restarts the main frame's watch (restartsOnInput). */
@@ -356,6 +360,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
       generation = stamp();
       armedByRead = false;
       pushOnRelease = false;
+      presses.restart();
       observe(document);
     },
     statusAfterQueued(sincePrevious: boolean) {
@@ -382,7 +387,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
         count++;
       }
       armedByRead = true;
-      return { generation, pending: count, quietMs: performance.now() - lastChange };
+      return { generation, pending: count, quietMs: performance.now() - lastChange, press: presses.outcome() };
     },
   };
   // An action's first trusted input (Playwright's pointer move onto the element, or its press) restarts
@@ -394,6 +399,8 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
     pushOnRelease = event.type !== 'keydown';
   };
   for (const type of ['pointermove', 'pointerdown', 'keydown']) listen.call(window, type, onInput, { capture: true });
+  // After the restart on input: a press is recorded once its restart has run.
+  const presses = lib.watchPresses(listen);
   // The pointer's release ends the action's input (bubbling: a release Playwright's hit-target check stops
   // is not the action's, and no push comes). The status is pushed two normal-priority tasks later: the
   // first runs after the input's own task, the second after what that task queued (a toggle event, a
@@ -412,7 +419,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   for (const type of ['pointerup', 'click']) listen.call(window, type, onRelease);
   Object.defineProperty(window, '__deckhandActivityWatch', { value: watch, enumerable: false, configurable: true });
   return true;
-});
+}, { watchPresses });
 
 const STATUS = ({ afterQueued, sincePrevious }: Required<ActivityRead>): WatchStatus | null | Promise<WatchStatus> => {
   type Watch = { status(sincePrevious: boolean): WatchStatus; statusAfterQueued(sincePrevious: boolean): Promise<WatchStatus> };

@@ -8,6 +8,7 @@ import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { sendCdp } from '../browser/cdp/cdp-session.js';
 import { activityOf, firstLookOnInput, restartsOnInput, startWatch, type FirstLook, type FrameActivity } from './activity-watch.js';
 import { NetworkMonitor } from './network-monitor.js';
+import type { PressOutcome } from './press-watch.js';
 import { followPageTargets, pageTargetsIn } from './page-targets.js';
 
 export interface SettleOptions {
@@ -77,6 +78,9 @@ export class ActionSettle {
   private cleaned: Promise<void> = Promise.resolve();
   /** The page pushes the first look (the action's input restarts the only watched frame's watch). */
   private firstLook?: FirstLook;
+  /** How the action's press ended in each watched frame, as its first look after the action saw it. */
+  private presses: Promise<Map<Frame, PressOutcome | undefined>>;
+  private pressesSeen = (_seen: Map<Frame, PressOutcome | undefined>) => {};
 
   private constructor(
     private readonly page: Page,
@@ -87,6 +91,7 @@ export class ActionSettle {
   ) {
     this.tabsBefore = new Set(page.context().pages());
     this.network = new NetworkMonitor(page);
+    this.presses = new Promise((resolve) => (this.pressesSeen = resolve));
   }
 
   /**
@@ -119,6 +124,11 @@ export class ActionSettle {
     return this.finished;
   }
 
+  /** How the action's trusted press ended in `frame` (press-watch.ts), once the first look has seen it; undefined when unknown. */
+  async pressIn(frame: Frame): Promise<PressOutcome | undefined> {
+    return (await this.presses).get(frame);
+  }
+
   /** Like done, but without waiting for the DOM to stop changing. */
   get calm(): Promise<boolean> {
     return this.nothingPending;
@@ -141,6 +151,7 @@ export class ActionSettle {
   /** The action did not run: nothing to follow. */
   cancel(): void {
     this.stopped = true;
+    this.pressesSeen(new Map());
     this.dropFirstLook();
     this.forget();
   }
@@ -167,6 +178,7 @@ export class ActionSettle {
         const look = first ? this.firstLook : undefined;
         const activities = look ? [await look.read(read)] : await Promise.all(this.frames.map((frame) => (frame.isDetached() ? IDLE : activityOf(frame, read))));
         this.dropFirstLook();
+        if (first) this.pressesSeen(new Map(this.frames.map((frame, i) => [frame, activities[i]?.press])));
         first = false;
         // No watch in the main frame: a navigation replaced its document, which must be parsed first.
         if (activities[0] === null) await loadedDocument(this.page);
@@ -189,6 +201,7 @@ export class ActionSettle {
     }
     if (!this.stopped) this.ended = true;
     this.dropFirstLook();
+    this.pressesSeen(new Map());
     return false;
   }
 

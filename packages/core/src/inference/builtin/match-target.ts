@@ -129,8 +129,8 @@ const PAGE = 1;
  * The rank of an element for a phrase, or undefined when it does not fit. Ranks compare, in order:
  * whether it can be clicked at all (not behind a modal); how exactly a quoted name matches; how
  * many of the verb's words the element's name carries; how closely the words are found (on the
- * element, in its link, around it, in its section, in the page title); whether the element's whole
- * name was asked for; whether it is strictly of the named kind.
+ * element, in its link, around it, in its section, in the page title); how many linking words said are
+ * on it; whether the element's whole name was asked for; how many filler words said are on it; whether it is strictly of the named kind.
  */
 function score(view: ElementView, phrase: TargetPhrase, query: TargetQuery, strictKind: boolean): Scored | undefined {
   const verbWords = query.verb?.words ?? [];
@@ -193,9 +193,11 @@ function score(view: ElementView, phrase: TargetPhrase, query: TargetQuery, stri
   const wholeName = view.name.length > 0 && view.name.every((w) => asked.has(w) || option?.includes(w) || FILLER_STEMS.has(w)) ? 1 : 0;
   // "transfer from savings": of two dropdowns named From and To, the linking word names one.
   const linkingOnElement = words === phrase.linking ? 0 : phrase.linking.filter((w) => view.ownAll.has(w)).length;
+  // "the Pay now button": of Pay and Pay now, the one named with the filler word said is the exact match.
+  const fillerOnElement = phrase.filler.filter((w) => view.ownAll.has(w)).length;
   return {
     match: { element: view.element, view, ...(optionLabel !== undefined && { option: optionLabel }) },
-    rank: [view.element.covered ? 0 : 1, quotedTier, verbOnElement, sum, linkingOnElement, wholeName, strictKind ? 1 : 0],
+    rank: [view.element.covered ? 0 : 1, quotedTier, verbOnElement, sum, linkingOnElement, wholeName, fillerOnElement, strictKind ? 1 : 0],
   };
 }
 

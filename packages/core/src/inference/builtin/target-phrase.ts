@@ -14,6 +14,8 @@ export interface TargetPhrase {
   nouns: string[];
   /** Linking words ("about", "in"): a name only when the phrase has no other word at all ("the About field"). */
   linking: string[];
+  /** Filler words ("now", "new"): never required, but an element whose own name carries them fits better ("the Pay now button"). */
+  filler: string[];
   kind?: NamedKind;
   /** Position among equally good matches: 0 first, -1 last. */
   ordinal?: number;
@@ -86,12 +88,13 @@ function singular(word: string): string {
 
 const ARTICLES = new Set(['the', 'a', 'an', 'this', 'that', 'my', 'your', 'our']);
 
-/** Stems without stop words or filler, the nouns for the surroundings and the linking words set apart. */
-function contentWords(words: string[]): { words: string[]; nouns: string[]; linking: string[] } {
+/** Stems without stop words or filler, the nouns for the surroundings, the linking words and the filler set apart. */
+function contentWords(words: string[]): { words: string[]; nouns: string[]; linking: string[]; filler: string[] } {
   const kept = words.filter((w) => !STOP.has(w) && !FILLER.has(w)).map(stem);
   return {
     words: kept.filter((w) => !CONTAINER_NOUNS.has(w)),
     nouns: kept.filter((w) => CONTAINER_NOUNS.has(w)),
     linking: words.filter((w) => STOP.has(w) && !ARTICLES.has(w)).map(stem),
+    filler: words.filter((w) => FILLER.has(w)).map(stem),
   };
 }
