@@ -2,8 +2,8 @@
 // forever (no answer), and a client closing such a request logged "unexpected error Error: aborted"
 // with a stack. Every JSON body now has the deadline of an operation (DECKHAND_DEFAULT_TIMEOUT_MS):
 // past it 408 `timeout` in the one error shape; a client that goes away is logged as a known failure.
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendHalfBody } from '../support/half-sent-body';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
@@ -15,26 +15,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Sends a JSON request's head and only the first bytes of the body its content-length promises. */
-function sendShort(path: string, start: string): { answer: Promise<{ status: number; body: any }>; close(): void } {
-  const { port } = new URL(server.url);
-  const socket = connect(Number(port), '127.0.0.1');
-  let received = '';
-  socket.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: 1000\r\n\r\n${start}`);
-  const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
-    socket.on('data', (chunk) => {
-      received += chunk.toString('utf8');
-      const [top, body = ''] = received.split('\r\n\r\n');
-      const length = /content-length: (\d+)/i.exec(top!)?.[1];
-      if (length === undefined || Buffer.byteLength(body) < Number(length)) return;
-      socket.destroy();
-      resolve({ status: Number(top!.split(' ')[1]), body: JSON.parse(body) });
-    });
-    socket.on('error', reject);
-    socket.on('close', () => reject(new Error(`closed without an answer: ${received}`)));
-  });
-  return { answer, close: () => socket.destroy() };
-}
+/** A JSON request's head and only the first bytes of the body its content-length promises. */
+const sendShort = (path: string, start: string) =>
+  sendHalfBody(server.url, path, { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': '1000' }, start);
 
 describe('a JSON body shorter than its content-length', () => {
   it.each(['/v1/sessions/start', '/mcp'])('on %s is answered 408 timeout in the error shape', async (path) => {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOk } from '../support/contract';
 import { driverFor, type Driver } from '../support/drivers';
+import { MODERN_META } from '../support/mcp-raw';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 const KEY = 'batch-ids-key';
@@ -19,12 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
 
 function post(body: unknown, headers: Record<string, string>): Promise<Response> {
   return fetch(`${server.url}/mcp`, {

@@ -3,6 +3,7 @@
 // takes a token of the project's rate (the same buckets as /v1), and past it is answered HTTP 429 with
 // retry-after and a JSON-RPC error, in both protocol revisions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODERN_META } from '../support/mcp-raw';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
@@ -13,12 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
 
 function post(key: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${server.url}/mcp`, {

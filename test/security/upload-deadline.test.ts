@@ -1,10 +1,10 @@
 // Issue: a file sent to a session (POST …/files) whose body trickles in, or stops half way, held its
 // request open forever. The body now has the deadline of an operation (DECKHAND_DEFAULT_TIMEOUT_MS):
 // past it the client gets 408 `timeout` in the one error shape, and nothing of the file is stored.
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOk, START_BODY } from '../support/contract';
 import { driverFor, type Driver } from '../support/drivers';
+import { sendHalfBody } from '../support/half-sent-body';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
@@ -17,27 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-/** Sends a request's head and the first part of its body, never the rest, and reads the answer. */
-function sendHalf(path: string, headers: Record<string, string>, start: string): Promise<{ status: number; body: any }> {
-  const { port } = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1');
-    let received = '';
-    const head = Object.entries({ host: `127.0.0.1:${port}`, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-    socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n${start}`);
-    socket.on('data', (chunk) => {
-      received += chunk.toString('utf8');
-      const [top, body = ''] = received.split('\r\n\r\n');
-      const length = /content-length: (\d+)/i.exec(top!)?.[1];
-      if (length === undefined || Buffer.byteLength(body) < Number(length)) return;
-      socket.destroy();
-      resolve({ status: Number(top!.split(' ')[1]), body: JSON.parse(body) });
-    });
-    socket.on('error', reject);
-    socket.on('close', () => reject(new Error(`closed without an answer: ${received}`)));
-  });
-}
 
 async function session(): Promise<string> {
   const started = await api.call('startSession', { body: START_BODY });
@@ -61,7 +40,7 @@ describe('a file sent slowly', () => {
   for (const { name, query, headers, start } of CASES) {
     it(`${name} that stops half way is answered 408, and nothing is stored`, async () => {
       const id = await session();
-      const reply = await sendHalf(`/v1/sessions/${id}/files${query}`, headers, start);
+      const reply = await sendHalfBody(server.url, `/v1/sessions/${id}/files${query}`, headers, start).answer;
       expect(reply.status).toBe(408);
       expect(reply.body).toMatchObject({ success: false, code: 'timeout', message: expect.stringMatching(/did not arrive within 2000 ms/) });
       const files = await api.call('listFiles', { id });
