@@ -31,7 +31,7 @@ export async function navigate(scope: OperationScope, request: NavigateRequest):
   const goto = () => frame.goto(url, { referer: request.options?.referer, timeout: deadline.remaining(Infinity), waitUntil: request.options?.waitUntil ?? 'load' });
   try {
     await deadline.race(assertDestinationAllowed(url, guard.policy));
-    const response = await deadline.race(gotoOverInterruptions(frame, goto, deadline));
+    const response = await deadline.race(gotoOverInterruptions(frame, url, goto, deadline));
     scope.log({ category: 'navigate', message: `navigated to ${frame.url()}`, level: 1 });
     if (!response) return null;
     if (guard.proxy) await assertNotRefusedByProxy(response, url);
@@ -49,14 +49,19 @@ export async function navigate(scope: OperationScope, request: NavigateRequest):
 /**
  * A navigation the page itself supersedes (a script redirect of the page we are leaving, or Chromium's
  * error page for an earlier failed load, which commits a few milliseconds after the failure was
- * reported) is tried once more. A failed navigation waits for its own error page to commit, so the
- * session's next operation starts on a quiet page.
+ * reported) is tried once more. One whose own document committed and then sent itself elsewhere (a
+ * sign-in page's script redirect) reached its destination: it answers without a response, the page
+ * having gone on. A failed navigation waits for its own error page to commit, so the session's next
+ * operation starts on a quiet page.
  */
-async function gotoOverInterruptions(frame: Frame, goto: () => Promise<Response | null>, deadline: Deadline): Promise<Response | null> {
+async function gotoOverInterruptions(frame: Frame, url: string, goto: () => Promise<Response | null>, deadline: Deadline): Promise<Response | null> {
   const page = frame.page();
   let committedMeanwhile = false;
+  let reached = false;
   const onCommit = (committed: Frame) => {
-    if (committed === frame) committedMeanwhile = true;
+    if (committed !== frame) return;
+    committedMeanwhile = true;
+    if (sameDocument(committed.url(), url)) reached = true;
   };
   page.on('framenavigated', onCommit);
   try {
@@ -64,13 +69,24 @@ async function gotoOverInterruptions(frame: Frame, goto: () => Promise<Response 
   } catch (error) {
     const message = firstLine(error);
     if (deadline.signal.aborted) throw error;
-    if (INTERRUPTED.test(message)) return await goto();
+    if (INTERRUPTED.test(message)) return reached ? null : await goto();
     // An aborted load was superseded when another navigation of the frame commits meanwhile or right after.
     if (ABORTED.test(message) && (committedMeanwhile || (await nextCommit(frame, deadline)))) return await goto();
     if (ERROR_PAGE_FOLLOWS.test(message)) await errorPage(frame, deadline);
     throw error;
   } finally {
     page.off('framenavigated', onCommit);
+  }
+}
+
+/** The same document address, its fragment aside. */
+function sameDocument(committed: string, requested: string): boolean {
+  try {
+    const [a, b] = [new URL(committed), new URL(requested)];
+    a.hash = b.hash = '';
+    return a.href === b.href;
+  } catch {
+    return false;
   }
 }
 
