@@ -45,6 +45,19 @@ describe('resilience', () => {
     }
   });
 
+  it('reads a document without a root element (as the new document of a navigation is, for a moment)', async () => {
+    const id = await ctx.startSession();
+    const rootless = '<p>gone</p><script>document.documentElement.remove()</script>';
+    expectOk(await ctx.api.call('navigate', { id, body: { url: `data:text/html,${encodeURIComponent(rootless)}` }, headers: json }));
+    const observed = await ctx.api.call('observe', { id, body: {}, headers: json });
+    expectOk(observed);
+    expect(observed.body.data.result).toEqual([]);
+    const text = await ctx.api.call('extract', { id, body: {}, headers: json });
+    expectOk(text);
+    expect(text.body.data.result.pageText).toBe('');
+    expectOk(await ctx.api.call('screenshot', { id, body: { fullPage: true }, headers: json }));
+  });
+
   it('refuses a JSON Schema nested past the bound with a 400 naming it, before any page work', async () => {
     const id = await ctx.sessionOn('forms.html');
     for (const levels of [3_000, 5_000]) {

@@ -53,7 +53,10 @@ const collectTextParts = inPage(({ scope, owners }: { scope: Element | null; own
   const skipped = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link']);
   const lineBreak = {};
   const parts: TextPart[] = [];
-  const stack: Array<Node | object | string> = [scope ?? document.documentElement];
+  // A document the browser has just created for a navigation has no root element yet.
+  const root = scope ?? document.documentElement;
+  if (!root) return parts;
+  const stack: Array<Node | object | string> = [root];
   while (stack.length > 0) {
     const item = stack.pop()!;
     if (item === lineBreak) {

@@ -63,17 +63,25 @@ async function gotoOverInterruptions(frame: Frame, url: string, goto: () => Prom
     committedMeanwhile = true;
     if (sameDocument(committed.url(), url)) reached = true;
   };
+  // Whichever try was cut short after its document committed reached it.
+  const attempt = async (retry: boolean): Promise<Response | null> => {
+    try {
+      return await goto();
+    } catch (error) {
+      const message = firstLine(error);
+      if (deadline.signal.aborted) throw error;
+      if (INTERRUPTED.test(message) && reached) return null;
+      if (retry) throw error;
+      if (INTERRUPTED.test(message)) return await attempt(true);
+      // An aborted load was superseded when another navigation of the frame commits meanwhile or right after.
+      if (ABORTED.test(message) && (committedMeanwhile || (await nextCommit(frame, deadline)))) return await attempt(true);
+      if (ERROR_PAGE_FOLLOWS.test(message)) await errorPage(frame, deadline);
+      throw error;
+    }
+  };
   page.on('framenavigated', onCommit);
   try {
-    return await goto();
-  } catch (error) {
-    const message = firstLine(error);
-    if (deadline.signal.aborted) throw error;
-    if (INTERRUPTED.test(message)) return reached ? null : await goto();
-    // An aborted load was superseded when another navigation of the frame commits meanwhile or right after.
-    if (ABORTED.test(message) && (committedMeanwhile || (await nextCommit(frame, deadline)))) return await goto();
-    if (ERROR_PAGE_FOLLOWS.test(message)) await errorPage(frame, deadline);
-    throw error;
+    return await attempt(false);
   } finally {
     page.off('framenavigated', onCommit);
   }

@@ -64,11 +64,13 @@ export async function takeScreenshot(scope: OperationScope, options: ScreenshotO
       }
     }
     const size = await scope.deadline.race(pageSize(scope.page));
-    const whole = options.fullPage ? { width: size.width, height: Math.min(size.height, FULL_PAGE_MAX_HEIGHT) } : size.viewport;
+    // A document without a root element has no size; Playwright's full page would wait on it until the timeout.
+    const fullPage = options.fullPage === true && size.width > 0 && size.height > 0;
+    const whole = fullPage ? { width: size.width, height: Math.min(size.height, FULL_PAGE_MAX_HEIGHT) } : size.viewport;
     const cut = withinBound(whole, size.scale);
-    const truncated = cut.width < whole.width || cut.height < whole.height || (options.fullPage === true && size.height > FULL_PAGE_MAX_HEIGHT);
+    const truncated = cut.width < whole.width || cut.height < whole.height || (fullPage && size.height > FULL_PAGE_MAX_HEIGHT);
     const clip = truncated ? { clip: { x: 0, y: 0, ...cut } } : {};
-    return { bytes: await scope.deadline.race(scope.page.screenshot({ ...common, fullPage: options.fullPage === true, ...clip })), mediaType, truncated };
+    return { bytes: await scope.deadline.race(scope.page.screenshot({ ...common, fullPage, ...clip })), mediaType, truncated };
   } catch (error) {
     throw asScreenshotError(scope.page, error);
   }
@@ -121,10 +123,11 @@ async function frameElement(frame: Frame) {
 /** The page's scrollable size and its viewport (CSS px), and its device pixels per CSS px. */
 function pageSize(page: Page): Promise<{ width: number; height: number; viewport: { width: number; height: number }; scale: number }> {
   return page.evaluate(() => {
+    // A document the browser has just created for a navigation has no root element yet.
     const root = document.documentElement;
     return {
-      width: Math.max(root.scrollWidth, document.body?.scrollWidth ?? 0),
-      height: Math.max(root.scrollHeight, document.body?.scrollHeight ?? 0),
+      width: Math.max(root?.scrollWidth ?? 0, document.body?.scrollWidth ?? 0),
+      height: Math.max(root?.scrollHeight ?? 0, document.body?.scrollHeight ?? 0),
       viewport: { width: window.innerWidth, height: window.innerHeight },
       scale: window.devicePixelRatio || 1,
     };

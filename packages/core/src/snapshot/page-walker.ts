@@ -49,12 +49,13 @@ export function walkFrame(args: WalkArgs, lib: InPageLib & WalkModules): string 
     }
   };
   flatten(top, 0);
+  // A document the browser has just created for a navigation has no root element yet.
   const scroller = document.scrollingElement ?? document.documentElement;
   const result: WalkResult = {
     title: document.title,
     nodes,
-    scrollY: Math.round(scroller.scrollTop),
-    scrollHeight: scroller.scrollHeight,
+    scrollY: Math.round(scroller?.scrollTop ?? 0),
+    scrollHeight: scroller?.scrollHeight ?? 0,
     viewportHeight: vh,
     parsed: document.readyState !== 'loading',
   };
