@@ -2,6 +2,8 @@
 // browsers can be read apart from the bench's own, and its configuration is the environment's.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -17,6 +19,7 @@ export interface DeckhandProcess {
 
 /** `root`: another checkout of Deckhand to run (an older build, compared in the same run); `nodeArgs`: Node's own flags (`--cpu-prof`). */
 export async function startDeckhandProcess(env: Record<string, string>, options: { root?: string; nodeArgs?: string[] } = {}): Promise<DeckhandProcess> {
+  if (options.root) assertOwnPackages(options.root);
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'packages/server/src/main.ts'], {
     cwd: options.root ?? ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DECKHAND_LOG_LEVEL: 'error', DECKHAND_CACHE_DIR: '', ...env },
@@ -59,4 +62,16 @@ export async function startDeckhandProcess(env: Record<string, string>, options:
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * Another checkout must run its own packages: the workspace links in node_modules are relative, so a
+ * node_modules symlinked from this checkout would run this checkout's code under the other's name. Copy
+ * it with hard links instead (`cp -al <this>/node_modules <root>/`).
+ */
+function assertOwnPackages(root: string): void {
+  const core = realpathSync(path.join(root, 'node_modules', '@deckhand', 'core'));
+  if (core !== path.join(realpathSync(root), 'packages', 'core')) {
+    throw new Error(`${root} would run ${core}, not its own packages: copy node_modules with \`cp -al\` instead of linking it`);
+  }
 }

@@ -107,7 +107,7 @@ export class SessionManager {
         config: this.config,
         modelApiKey: opts.modelApiKey || undefined,
         keepBrowserDownloads: Boolean(req.browser?.launchOptions?.downloadsPath),
-        diskRoom: () => this.disk.check(projectId),
+        diskRoom: () => this.disk.roomForOperation(projectId),
         reserveDisk: (bytes) => this.disk.reserve(projectId, bytes),
         pictureSlot: () => this.pictures.take(projectId),
         onStop: (stopped, reason, closed) => {

@@ -6,8 +6,18 @@ import { join } from 'node:path';
 export async function directorySize(path: string): Promise<number> {
   const stat = await lstat(path).catch(() => undefined);
   if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.isFile() ? stat.size : 0;
-  const names = await readdir(path).catch(() => [] as string[]);
-  const sizes = await Promise.all(names.map((name) => directorySize(join(path, name))));
+  return stat.isDirectory() ? contentsSize(path) : stat.isFile() ? stat.size : 0;
+}
+
+/** The directory's entries say which are directories and files, so only files need an lstat (for their size). */
+async function contentsSize(dir: string): Promise<number> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const sizes = await Promise.all(
+    entries.map((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return contentsSize(path);
+      return entry.isFile() ? lstat(path).then((stat) => stat.size, () => 0) : 0;
+    }),
+  );
   return sizes.reduce((total, size) => total + size, 0);
 }
