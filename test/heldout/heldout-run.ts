@@ -3,6 +3,7 @@
 // freshly loaded page, both with builtin/offline. What the page recorded (window.__taskResult) is
 // read through a separate DevTools client on the session's CDP relay, and compared with the reply.
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPage, NO_CACHE, openEpisodeSession, resultOf, type EpisodeSession } from '../support/episode-session.js';
 import type { HeldoutTask } from './tasks.js';
 
@@ -42,6 +43,30 @@ export function classify(success: boolean, pageDone: boolean): Outcome {
 export async function openHeldoutRun(pagesDir = PAGES): Promise<HeldoutRun> {
   const session = await openEpisodeSession({ pagesDir, start: { modelName: MODEL, enableCaching: false } });
   return { run: (task, mode) => runEpisode(session, task, mode), close: () => session.close() };
+}
+
+/**
+ * A batch as a suite: each task as an act and as an agentExecute, over `pagesDir`. It prints the table and
+ * holds one line only: success: true never without the task done (no score is asserted).
+ */
+export function heldoutSuite(title: string, tasks: HeldoutTask[], pagesDir?: string): void {
+  let run: HeldoutRun;
+  const episodes: Episode[] = [];
+  beforeAll(async () => {
+    run = await openHeldoutRun(pagesDir);
+  }, 120_000);
+  afterAll(async () => {
+    console.log(heldoutTable(episodes));
+    await run?.close();
+  });
+  describe(title, () => {
+    const cases = tasks.flatMap((task) => (['act', 'agent'] as Mode[]).map((mode) => [`${mode} ${task.page}: ${task.instruction}`, task, mode] as const));
+    it.each(cases)('%s', async (_name, task, mode) => {
+      const episode = await run.run(task, mode);
+      episodes.push(episode);
+      expect(episode.outcome, `got ${JSON.stringify(episode.got)}: ${episode.message}`).not.toBe('false success');
+    });
+  });
 }
 
 async function runEpisode(session: EpisodeSession, task: HeldoutTask, mode: Mode): Promise<Episode> {

@@ -5,8 +5,7 @@
 // refusal; pages that act on the press, on the release, nudge the button or stop the click at the
 // window must still count as done. It prints the table and holds one line: success: true never without the task done.
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { heldoutTable, openHeldoutRun, type Episode, type HeldoutRun, type Mode } from '../heldout-run.js';
+import { heldoutSuite } from '../heldout-run.js';
 import type { HeldoutTask } from '../tasks.js';
 
 const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
@@ -23,22 +22,4 @@ const TASKS: HeldoutTask[] = [
   t('c-stopped', 'Click the Upvote button'),
 ];
 
-let run: HeldoutRun;
-const episodes: Episode[] = [];
-
-beforeAll(async () => {
-  run = await openHeldoutRun(PAGES);
-}, 120_000);
-afterAll(async () => {
-  console.log(heldoutTable(episodes));
-  await run?.close();
-});
-
-describe('clicks the page keeps from landing, with the built-in offline model', () => {
-  const cases = TASKS.flatMap((task) => (['act', 'agent'] as Mode[]).map((mode) => [`${mode} ${task.page}: ${task.instruction}`, task, mode] as const));
-  it.each(cases)('%s', async (_name, task, mode) => {
-    const episode = await run.run(task, mode);
-    episodes.push(episode);
-    expect(episode.outcome, `got ${JSON.stringify(episode.got)}: ${episode.message}`).not.toBe('false success');
-  });
-});
+heldoutSuite('clicks the page keeps from landing, with the built-in offline model', TASKS, PAGES);

@@ -4,8 +4,7 @@
 // act and as an agentExecute with builtin/offline, judged by what the page holds. Where the page rewrites
 // what is typed, the only right answer is a refusal. Holds one line: success: true never without the task done.
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { heldoutTable, openHeldoutRun, type Episode, type HeldoutRun, type Mode } from '../heldout-run.js';
+import { heldoutSuite } from '../heldout-run.js';
 import type { HeldoutTask } from '../tasks.js';
 
 const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
@@ -23,22 +22,4 @@ const TASKS: HeldoutTask[] = [
   t('r-bold', 'Type big news into the Headline field'),
 ];
 
-let run: HeldoutRun;
-const episodes: Episode[] = [];
-
-beforeAll(async () => {
-  run = await openHeldoutRun(PAGES);
-}, 120_000);
-afterAll(async () => {
-  console.log(heldoutTable(episodes));
-  await run?.close();
-});
-
-describe('editors that rewrite, move or re-render what is typed, with the built-in offline model', () => {
-  const cases = TASKS.flatMap((task) => (['act', 'agent'] as Mode[]).map((mode) => [`${mode} ${task.page}: ${task.instruction}`, task, mode] as const));
-  it.each(cases)('%s', async (_name, task, mode) => {
-    const episode = await run.run(task, mode);
-    episodes.push(episode);
-    expect(episode.outcome, `got ${JSON.stringify(episode.got)}: ${episode.message}`).not.toBe('false success');
-  });
-});
+heldoutSuite('editors that rewrite, move or re-render what is typed, with the built-in offline model', TASKS, PAGES);

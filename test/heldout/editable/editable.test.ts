@@ -3,8 +3,7 @@
 // what the editor holds. Some editors cut, revert, upper-case or strip what is typed: there the only
 // right answer is a refusal. It prints the table and holds one line: success: true never without the task done.
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { heldoutTable, openHeldoutRun, type Episode, type HeldoutRun, type Mode } from '../heldout-run.js';
+import { heldoutSuite } from '../heldout-run.js';
 import type { HeldoutTask } from '../tasks.js';
 
 const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
@@ -20,22 +19,4 @@ const TASKS: HeldoutTask[] = [
   t('e-digits', 'Type Room 42 into the Location field'),
 ];
 
-let run: HeldoutRun;
-const episodes: Episode[] = [];
-
-beforeAll(async () => {
-  run = await openHeldoutRun(PAGES);
-}, 120_000);
-afterAll(async () => {
-  console.log(heldoutTable(episodes));
-  await run?.close();
-});
-
-describe('contenteditable editors with the built-in offline model', () => {
-  const cases = TASKS.flatMap((task) => (['act', 'agent'] as Mode[]).map((mode) => [`${mode} ${task.page}: ${task.instruction}`, task, mode] as const));
-  it.each(cases)('%s', async (_name, task, mode) => {
-    const episode = await run.run(task, mode);
-    episodes.push(episode);
-    expect(episode.outcome, `got ${JSON.stringify(episode.got)}: ${episode.message}`).not.toBe('false success');
-  });
-});
+heldoutSuite('contenteditable editors with the built-in offline model', TASKS, PAGES);

@@ -6,8 +6,7 @@
 // judged by what the page holds right after the call answers. It prints the table and holds one line:
 // success: true never without the task done.
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { heldoutTable, openHeldoutRun, type Episode, type HeldoutRun, type Mode } from '../heldout-run.js';
+import { heldoutSuite } from '../heldout-run.js';
 import type { HeldoutTask } from '../tasks.js';
 
 const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
@@ -25,22 +24,4 @@ const TASKS: HeldoutTask[] = [
   t('s-forever', 'Click the Turn on button'),
 ];
 
-let run: HeldoutRun;
-const episodes: Episode[] = [];
-
-beforeAll(async () => {
-  run = await openHeldoutRun(PAGES);
-}, 120_000);
-afterAll(async () => {
-  console.log(heldoutTable(episodes));
-  await run?.close();
-});
-
-describe('page work outside timers, with the built-in offline model', () => {
-  const cases = TASKS.flatMap((task) => (['act', 'agent'] as Mode[]).map((mode) => [`${mode} ${task.page}: ${task.instruction}`, task, mode] as const));
-  it.each(cases)('%s', async (_name, task, mode) => {
-    const episode = await run.run(task, mode);
-    episodes.push(episode);
-    expect(episode.outcome, `got ${JSON.stringify(episode.got)}: ${episode.message}`).not.toBe('false success');
-  });
-});
+heldoutSuite('page work outside timers, with the built-in offline model', TASKS, PAGES);
