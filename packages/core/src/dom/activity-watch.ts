@@ -5,6 +5,7 @@
 // the action or, once a settle has armed it, by the action's own first trusted input (no round trip),
 // and then the page pushes its status once that input's effects have run (activity-push.ts). The status
 // also tells how the action's press ended (press-watch.ts).
+import { availableParallelism, loadavg } from 'node:os';
 import type { Frame, Page } from 'playwright-core';
 import { CHANNEL_PARTNERS_KEY } from '../browser/page-hooks/channel-hook.js';
 import { inPage } from '../selectors/index.js';
@@ -19,6 +20,12 @@ const SHORT_TIMER_MS = 1_000;
  * until then: a page that reschedules or ticks forever still settles.
  */
 const WATCH_WINDOW_MS = 1_500;
+/**
+ * The window is meant in the page's own time. On a machine with more runnable work than cores, a renderer
+ * runs only a share of the wall-clock time, so the window stretches by the load per core (at most this
+ * much): a loop that takes 0.5 s on a quiet machine still counts at a load of 16 on 2 cores.
+ */
+const MAX_LOAD_STRETCH = 4;
 /** A timer scheduled by a counted timer's callback counts, up to this many links (animation loops end). */
 const MAX_CHAIN = 3;
 /**
@@ -69,11 +76,16 @@ export function restartsOnInput(frame: Frame): boolean {
   return armed.delete(frame);
 }
 
+/** The 1-minute load average per core, between 1 and MAX_LOAD_STRETCH (read as a watch starts). */
+function loadStretch(): number {
+  return Math.min(MAX_LOAD_STRETCH, Math.max(1, loadavg()[0]! / availableParallelism()));
+}
+
 /** Starts (or restarts) the watch in `frame` now. A frame that cannot be read is not watched. */
 export async function startWatch(frame: Frame): Promise<void> {
   followNavigations(frame.page());
   armed.delete(frame);
-  const limits: WatchLimits = { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS, chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS, queuedMaxMs: QUEUED_MAX_MS, idleMs: IDLE_MAX_MS, binding: PUSH_BINDING, channelPartners: CHANNEL_PARTNERS_KEY };
+  const limits: WatchLimits = { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS * loadStretch(), chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS, queuedMaxMs: QUEUED_MAX_MS, idleMs: IDLE_MAX_MS, binding: PUSH_BINDING, channelPartners: CHANNEL_PARTNERS_KEY };
   const installed = await readFrame(frame, () => frame.evaluate(INSTALL, limits), { boundMs: STATUS_READ_MS }).catch(() => undefined);
   // A new document's watch gets its binding; nothing waits for it (the first push is a later action's).
   if (installed && frame === frame.page().mainFrame()) void allowPushes(frame.page()).catch(() => undefined);
