@@ -2,9 +2,11 @@
 // died, yet they count toward the project's disk quota: the next server on the data directory removes
 // them (and those of the layout before owner directories), and never a live server's, which goes on
 // serving an ended session's pictures (servers on one machine may share a data directory).
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { START_BODY } from '../support/contract';
@@ -126,4 +128,37 @@ describe('replay pictures left by a server that died', () => {
     expect(await pictureStatus(second, secondSession)).toBe(200);
     await Promise.all([second, third, fourth].map((node) => node.stop()));
   }, 180_000);
+
+  it('are judged by machine, boot and process, and removed without following a symlink out of the replays directory', async () => {
+    const dataDir = freshDataDir();
+    const outside = freshDataDir();
+    const host = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim().replaceAll('-', '');
+    const sleeper = spawn('sleep', ['30']);
+    const stat = readFileSync(`/proc/${sleeper.pid}/stat`, 'utf8');
+    const deadOwner = `${host}.${boot}.${sleeper.pid}.${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}`;
+    sleeper.kill('SIGKILL');
+    await once(sleeper, 'exit');
+
+    const replays = join(dataDir, 'local', 'replays');
+    const plant = (dir: string) => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, '1.jpg'), Buffer.alloc(1024));
+      return dir;
+    };
+    const earlierBoot = plant(join(replays, `${host}.${'0'.repeat(32)}.${process.pid}.1`, randomUUID()));
+    const otherMachine = plant(join(replays, `${host === 'ffffffff' ? 'eeeeeeee' : 'ffffffff'}.${boot}.1.1`, randomUUID()));
+    // A dead owner's name on a symlink to a directory elsewhere, and a project whose replays directory is one.
+    const elsewhere = plant(join(outside, 'kept'));
+    symlinkSync(elsewhere, join(replays, deadOwner));
+    const flatElsewhere = plant(join(outside, 'replays', randomUUID()));
+    mkdirSync(join(dataDir, 'other'));
+    symlinkSync(join(outside, 'replays'), join(dataDir, 'other', 'replays'));
+
+    await serve(dataDir);
+    expect(existsSync(earlierBoot)).toBe(false);
+    expect(existsSync(join(otherMachine, '1.jpg'))).toBe(true);
+    expect(existsSync(join(elsewhere, '1.jpg'))).toBe(true);
+    expect(existsSync(join(flatElsewhere, '1.jpg'))).toBe(true);
+  }, 60_000);
 });
