@@ -54,4 +54,4 @@ it('a node that starts keeps the pictures of live nodes and removes those of a n
   later.push(d);
   expect(sessionDirs()).toEqual([onB]);
   expect((await picture(d, onB)).status).toBe(200);
-}, 180_000);
+}, 300_000);

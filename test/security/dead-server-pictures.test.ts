@@ -100,7 +100,7 @@ describe('replay pictures left by a server that died', () => {
     expect((await call(next, `${started.body.data.sessionId}/end`, {})).status).toBe(200);
     for (const dir of [...left, flat]) expect(existsSync(dir), dir).toBe(false);
     expect(next.output()).toMatch(/removed replay pictures left by servers that are gone/);
-  }, 120_000);
+  }, 240_000);
 
   it('are told from those of live servers on the same data directory, which each go on serving its own', async () => {
     const dataDir = freshDataDir();
@@ -127,7 +127,7 @@ describe('replay pictures left by a server that died', () => {
     expect(remaining[0]).toContain(secondSession);
     expect(await pictureStatus(second, secondSession)).toBe(200);
     await Promise.all([second, third, fourth].map((node) => node.stop()));
-  }, 180_000);
+  }, 360_000);
 
   it('are judged by machine, boot and process, and removed without following a symlink out of the replays directory', async () => {
     const dataDir = freshDataDir();
