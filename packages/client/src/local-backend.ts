@@ -42,10 +42,12 @@ export function localBackend(o: ResolvedOptions, { cdpUrl, onModelCall }: LocalH
 
   return {
     async start(): Promise<Started> {
-      const { createSessionManager, loadCoreConfigFromEnv, servePrivateCdp, sweepStaleTempDirs }: Core = await import('@deckhand/core');
+      const { createSessionManager, loadCoreConfigFromEnv, servePrivateCdp, sweepReplayPictures, sweepStaleTempDirs }: Core = await import('@deckhand/core');
       await sweepStaleTempDirs();
       // One developer on their own machine: loopback and private networks are reachable.
-      const manager = createSessionManager({ ...loadCoreConfigFromEnv(process.env, { shared: false }), cacheDir: o.enableCaching ? o.cacheDir : '' });
+      const config = loadCoreConfigFromEnv(process.env, { shared: false });
+      await sweepReplayPictures(config.dataDir, { flat: true });
+      const manager = createSessionManager({ ...config, cacheDir: o.enableCaching ? o.cacheDir : '' });
       const attachTo = cdpUrl?.();
       const session = await manager.start(
         LOCAL_PROJECT,

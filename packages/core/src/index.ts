@@ -11,6 +11,7 @@ export { defineTool, viewOf, type Tool, type ToolCapability, type ToolView } fro
 export { inCapabilities, toolCatalog, toolNamed } from './tools/catalog.js';
 export { findChromium } from './browser/chromium/chromium-path.js';
 export { sweepStaleTempDirs } from './browser/chromium/temp-dirs.js';
+export { sweepReplayPictures, REPLAY_SWEEP_MS, type ReplaySweep } from './pictures/replay-owner.js';
 export type { CdpChannel } from './browser/cdp/cdp-mux.js';
 export { parseCdpCommand, type CdpMessage } from './browser/cdp/cdp-message.js';
 export { bridgeWebSocket, CdpRelay, servePrivateCdp, type PrivateCdpEndpoint, type RelaySocket } from './browser/cdp/cdp-websocket.js';

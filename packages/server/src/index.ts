@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { createSessionManager, findChromium, loadCoreConfigFromEnv, sweepStaleTempDirs } from '@deckhand/core';
+import { createSessionManager, findChromium, loadCoreConfigFromEnv, REPLAY_SWEEP_MS, sweepReplayPictures, sweepStaleTempDirs, type ReplaySweep } from '@deckhand/core';
 import { createApp } from './app';
 import { createCdpProxy } from './cdp-proxy';
 import { createDevtoolsLinks } from './live-page/devtools-link';
@@ -42,6 +42,11 @@ export async function startServer(
   // Profiles and downloads of a Deckhand process killed outright (kill -9) would stay on disk for good.
   const swept = await sweepStaleTempDirs();
   if (swept.length > 0) logger.info('removed temporary directories left by processes that are gone', { count: swept.length });
+  // Replay pictures of a server killed outright: nothing serves them, and they count toward the quota.
+  const sweptPictures = (removed: ReplaySweep) => removed.owners + removed.flat > 0 && logger.info('removed replay pictures left by servers that are gone', { ...removed });
+  sweptPictures(await sweepReplayPictures(coreConfig.dataDir, { flat: true }));
+  const pictureSweeps = setInterval(() => void sweepReplayPictures(coreConfig.dataDir).then(sweptPictures), REPLAY_SWEEP_MS);
+  pictureSweeps.unref();
   logger.info(coreConfig.browserIdentity.summary);
   // Only a node of a cluster connects anywhere; the embedded default holds everything in memory.
   const redis = config.cluster ? connectRedis(config.cluster.redisUrl, logger) : undefined;
@@ -105,6 +110,7 @@ export async function startServer(
     url,
     port: server.port,
     async close() {
+      clearInterval(pictureSweeps);
       // A node of a cluster lets running operations finish first (drain), and leaves the registry once its sessions ended.
       await cluster?.drain();
       await mcp.close();
