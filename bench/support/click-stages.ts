@@ -77,6 +77,7 @@ export function describeStages(columns: Array<[string, ClickStages[]]>): string 
     row('page push after the click returned', (s) => s.push),
     row('commands before the first mouse event', (s) => s.commandsBeforeInput),
     row('commands after the click returned', (s) => s.commandsAfter),
+    `| operations whose page push came before the click returned | ${columns.map(([, all]) => all.filter((s) => s.push < 0).length).join(' | ')} |`,
     `| operations that saw the last picture's capture answered | ${columns.map(([, all]) => all.filter((s) => s.pictureInWindow).length).join(' | ')} |`,
   ];
   // Playwright's own commands before the input, aligned by position (the same sequence in each column).
