@@ -4,7 +4,9 @@
 // followed at once by an observe (what a read right after an act costs). Median and p95 per row; the
 // operations run interleaved, one of each per round with a short pause before each, so a shared
 // machine's changing load hits every row alike. With --cdp, instead: the CDP commands the server sends
-// per Action act and per NL act (replay picture included), by method. Run: npx tsx bench/act-latency.ts [rounds] [--cdp]
+// per Action act and per NL act (replay picture included), by method. With --stages, instead: the raw click
+// and the Action act interleaved from a random row, each cut into stages at its CDP messages
+// (support/click-stages.ts). Run: npx tsx bench/act-latency.ts [rounds] [--cdp | --stages]
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { findChromium } from '../packages/core/src/index.js';
@@ -13,8 +15,10 @@ import { captureSnapshot } from '../packages/core/src/snapshot/index.js';
 import { startServer } from '../packages/server/src/index.js';
 import { startFixtureServer } from '../test/support/fixture-server.js';
 import { countCdp, describeCount, emptyCount } from './support/cdp-count.js';
+import { traceCdp } from './support/cdp-trace.js';
+import { clickStages, describeStages, type ClickStages } from './support/click-stages.js';
 
-const { values: flags, positionals } = parseArgs({ options: { cdp: { type: 'boolean', default: false } }, allowPositionals: true });
+const { values: flags, positionals } = parseArgs({ options: { cdp: { type: 'boolean', default: false }, stages: { type: 'boolean', default: false } }, allowPositionals: true });
 const ROUNDS = Number(positionals[0] ?? 30);
 const WARMUP = 3;
 const PAGE = 'forms.html';
@@ -59,6 +63,21 @@ async function interleaved(operations: Array<[string, () => Promise<unknown>]>):
   return operations.map(([name], i) => [name, times[i]!]);
 }
 
+/** The operations' stages (clickStages), each round from a random row, with the same pauses as interleaved. */
+async function stages(operations: Array<[string, () => Promise<unknown>]>): Promise<string> {
+  const traced = operations.map((): ClickStages[] => []);
+  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    const from = Math.floor(Math.random() * operations.length);
+    for (let k = 0; k < operations.length; k++) {
+      const i = (from + k) % operations.length;
+      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS + Math.random() * FRAME_MS));
+      const cut = clickStages(await traceCdp(operations[i]![1]));
+      if (round >= WARMUP && cut) traced[i]!.push(cut);
+    }
+  }
+  return describeStages(operations.map(([name], i) => [name, traced[i]!]));
+}
+
 function expectSuccess(data: { result: { success: boolean; message: string } }): void {
   if (!data.result.success) throw new Error(data.result.message);
 }
@@ -81,6 +100,11 @@ try {
       for (let i = 0; i < ROUNDS; i++) await countCdp(async () => (await run(), await new Promise((r) => setTimeout(r, PAUSE_MS))), count);
       console.log(`${name}:\n${describeCount(count, ROUNDS)}\n`);
     }
+  } else if (flags.stages) {
+    console.log(await stages([
+      ['raw page.click', () => page.click('#go')],
+      ['Action act', actionAct],
+    ]));
   } else {
     rows = await interleaved([
       ['Playwright page.click (raw)', () => page.click('#go')],

@@ -101,6 +101,23 @@ describe('settling after an act', () => {
     }
   });
 
+  it('a timer set by a window click listener the page added after the first act belongs to the act: a client on cdpUrl reads its effect as the act answers', async () => {
+    // A plain button's click is reported as the click reaches the window (dom/click-queue.ts): that report
+    // must come after every window listener, the ones the page added since the watch was installed too.
+    const id = await ctx.sessionOn('settle.html');
+    const { body } = await ctx.api.call('getBrowserSession', { id });
+    const browser = await chromium.connectOverCDP(body.connectUrl);
+    try {
+      const page = browser.contexts()[0]!.pages()[0]!;
+      await click(id, '#same');
+      await page.evaluate(() => window.addEventListener('click', () => setTimeout(() => (window as unknown as { logLine(line: string): void }).logLine('window heard the click'), 200)));
+      await click(id, '#same');
+      expect(await page.evaluate(() => document.getElementById('log')!.textContent)).toContain('window heard the click');
+    } finally {
+      await browser.close().catch(() => {});
+    }
+  });
+
   it('an Action act right after a slow navigation acts on the new page, not the one it left', async () => {
     const id = await ctx.sessionOn('settle.html');
     await click(id, '#navigate');

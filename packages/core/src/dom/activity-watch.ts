@@ -12,6 +12,7 @@ import { inPage } from '../selectors/index.js';
 import { readFrame } from './frame-read.js';
 import { allowPushes, onPush, PUSH_BINDING, type WatchStatus } from './activity-push.js';
 import { watchPresses, type PressOutcome } from './press-watch.js';
+import { clickMayQueue } from './click-queue.js';
 
 /** A timer longer than this is not the action's immediate effect (a toast that hides itself, a poll). */
 const SHORT_TIMER_MS = 1_000;
@@ -372,8 +373,13 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
       generation = stamp();
       armedByRead = false;
       pushOnRelease = false;
+      awaitingPush = false;
+      queuedSign = false;
       presses.restart();
       observe(document);
+      // Last among the window's click listeners, so the page's own have run when it hears the click.
+      unlisten.call(window, 'click', onClickEnd);
+      listen.call(window, 'click', onClickEnd);
     },
     statusAfterQueued(sincePrevious: boolean) {
       // A background task runs once the page has no other work queued; a page that is never idle gets a bound.
@@ -409,6 +415,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
     if (!event.isTrusted || !armedByRead) return;
     watch.restart();
     pushOnRelease = event.type !== 'keydown';
+    awaitingPush = pushOnRelease;
   };
   for (const type of ['pointermove', 'pointerdown', 'keydown']) listen.call(window, type, onInput, { capture: true });
   // After the restart on input: a press is recorded once its restart has run.
@@ -416,22 +423,36 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   // The pointer's release ends the action's input (bubbling: a release Playwright's hit-target check stops
   // is not the action's, and no push comes). The status is pushed two normal-priority tasks later: the
   // first runs after the input's own task, the second after what that task queued (a toggle event, a
-  // form's navigation), and usually both before the frame the input caused is drawn.
+  // form's navigation). Chromium runs both only after the frame the input caused is drawn.
   const hop = (task: () => void) => (postTask ? void postTask.call(scheduler, task, { priority: 'user-visible' }).catch(() => undefined) : later(task, 0));
+  // The action's status is yet to be pushed (at its click, or after the two tasks): once per restart on input.
+  let awaitingPush = false;
+  const push = () => {
+    if (!awaitingPush) return;
+    awaitingPush = false;
+    const bound = host[binding];
+    if (typeof bound === 'function') bound(JSON.stringify({ ...watch.status(false), top: window.top === window }));
+  };
   const onRelease = (event: Event) => {
     if (!event.isTrusted || !pushOnRelease) return;
     pushOnRelease = false;
-    hop(() =>
-      hop(() => {
-        const push = host[binding];
-        if (typeof push === 'function') push(JSON.stringify({ ...watch.status(false), top: window.top === window }));
-      }),
-    );
+    hop(() => hop(push));
   };
   for (const type of ['pointerup', 'click']) listen.call(window, type, onRelease);
+  // A click whose dispatch leaves nothing to run after it (no activation behaviour, no form sent, no open
+  // popover or dialog: click-queue.ts) is reported as its last listener has run, before the frame, with
+  // nothing of the page's left to wait for; any other keeps the push two tasks later.
+  const unlisten = EventTarget.prototype.removeEventListener;
+  let queuedSign = false;
+  listen.call(window, 'submit', () => (queuedSign = true), { capture: true });
+  wrapMethod(HTMLFormElement.prototype, 'submit', () => (queuedSign = true));
+  const onClickEnd = (event: Event) => {
+    if (!event.isTrusted || !awaitingPush || queuedSign || lib.clickMayQueue(event)) return;
+    push();
+  };
   Object.defineProperty(window, '__deckhandActivityWatch', { value: watch, enumerable: false, configurable: true });
   return true;
-}, { watchPresses });
+}, { watchPresses, clickMayQueue });
 
 const STATUS = ({ afterQueued, sincePrevious }: Required<ActivityRead>): WatchStatus | null | Promise<WatchStatus> => {
   type Watch = { status(sincePrevious: boolean): WatchStatus; statusAfterQueued(sincePrevious: boolean): Promise<WatchStatus> };

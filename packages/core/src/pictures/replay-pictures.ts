@@ -1,7 +1,8 @@
 // The replay's picture per operation: a small JPEG of the page as each operation left it, taken after
-// the operation has answered (the next operation waits for it, the answer does not), kept in the
-// project's data directory (so it counts toward the project's disk quota) under this process's owner
-// directory (replay-owner.ts), and bounded in size and count.
+// the operation has answered (the next operation that may change the page waits until it is taken, not
+// until it is written; the answer waits for neither), kept in the project's data directory (so it counts
+// toward the project's disk quota) under this process's owner directory (replay-owner.ts), and bounded
+// in size and count.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -22,6 +23,8 @@ export class ReplayPictures {
   #taken = 0;
   #dir?: Promise<string | undefined>;
   readonly #writing = new Map<number, Promise<boolean>>();
+  /** The pictures being taken (the bytes not yet back from the browser). */
+  readonly #taking = new Set<Promise<unknown>>();
 
   constructor(
     private readonly projectDir: () => Promise<string>,
@@ -34,7 +37,15 @@ export class ReplayPictures {
     if (this.#taken >= this.max || page.isClosed()) return;
     const n = ++this.#taken;
     record.picture = n;
-    this.#writing.set(n, this.#take(page, n));
+    const jpeg = within(viewportJpeg(page), PICTURE_TIMEOUT_MS);
+    const taking = jpeg.catch(() => undefined).finally(() => this.#taking.delete(taking));
+    this.#taking.add(taking);
+    this.#writing.set(n, this.#write(jpeg, n));
+  }
+
+  /** Every picture started so far shows what it will show (taken, or given up); writing may go on. */
+  async taken(): Promise<void> {
+    await Promise.all(this.#taking);
   }
 
   /** Every picture started so far is written (or given up). */
@@ -57,9 +68,9 @@ export class ReplayPictures {
     if (dir) await rm(dir, { recursive: true, force: true });
   }
 
-  async #take(page: Page, n: number): Promise<boolean> {
+  async #write(taking: Promise<Buffer>, n: number): Promise<boolean> {
     try {
-      const jpeg = await within(viewportJpeg(page), PICTURE_TIMEOUT_MS);
+      const jpeg = await taking;
       if (jpeg.byteLength > REPLAY_PICTURE_MAX_BYTES) return false;
       const dir = await (this.#dir ??= this.#directory());
       if (!dir) return false;

@@ -373,8 +373,8 @@ export class Session {
       this.#state = 'busy';
       clearTimeout(this.#idleTimer);
       // The last operation's picture shows the page as that operation left it, not as this one changes it;
-      // a read changes nothing, so it runs while the picture is taken.
-      if (!PAGE_READS.has(method)) await this.#pictures.settled();
+      // a read changes nothing, so it runs while the picture is taken. Its file is written meanwhile.
+      if (!PAGE_READS.has(method)) await this.#pictures.taken();
       this.#assertLive();
       const started = performance.now();
       let outcome = 'success';
