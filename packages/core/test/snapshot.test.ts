@@ -63,6 +63,8 @@ const CROSS = `<!doctype html><a href="/deep">Cross link</a><button>Cross button
 
 const LONG = `<!doctype html><title>Long</title><h1>Catalogue</h1><table>${Array.from({ length: 600 }, (_, i) => `<tr><td>${i}</td><td><a href="/item/${i}">Item ${i}</a></td><td><input type="checkbox" aria-label="pick ${i}"></td></tr>`).join('')}</table><h2>Terms</h2><p>Fine print</p>`;
 
+const HUGE = `<!doctype html><title>Huge</title><h1>Catalogue</h1><div>${Array.from({ length: 12_000 }, (_, i) => `<button>Item ${i}</button>`).join('')}</div><h2>Terms</h2><label for="far">Far field</label><input id="far">`;
+
 let server: http.Server;
 let base: string;
 let crossBase: string;
@@ -70,7 +72,7 @@ let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  const pages: Record<string, string> = { '/form': FORM, '/shadow': SHADOW, '/same': SAME, '/cross': CROSS, '/long': LONG };
+  const pages: Record<string, string> = { '/form': FORM, '/shadow': SHADOW, '/same': SAME, '/cross': CROSS, '/long': LONG, '/huge': HUGE };
   server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const body = path === '/frames' ? FRAMES(crossBase) : pages[path];
@@ -253,6 +255,29 @@ describe('captureSnapshot', () => {
     expect(cut.text).toContain('…');
     for (const line of lines.filter((l) => /^\s*\[\d+\]/.test(l))) expect(cut.elements.has(/\[(\d+)\]/.exec(line)![1]!)).toBe(true);
     expect(cut.elements.size).toBeLessThan(full.elements.size);
+    await page.close();
+  });
+
+  it('cuts a page of more lines than the walk sends in the page, with the same ids, rule and note', async () => {
+    const page = await open('/huge');
+    const full = await captureSnapshot(page, { tokenBudget: Infinity });
+    const fullLines = full.text.split('\n').length - 1;
+    expect(full.elements.size).toBe(12_003);
+
+    const cut = await captureSnapshot(page, { instruction: 'press Item 11500' });
+    expect(cut.truncated).toBe(true);
+    expect(cut.tokens).toBeLessThanOrEqual(20_000);
+    const lines = cut.text.split('\n');
+    const shown = lines.slice(2).filter((l) => l.trim() !== '…').length;
+    // What the page left out counts with what was cut on the server.
+    expect(lines[1]).toContain(`[cut: ${full.elements.size - cut.elements.size} elements and ${fullLines - shown} lines omitted (…)`);
+    // Far past the lines the page sends: the instruction's match and the headings stay, under the ids they have uncut.
+    for (const name of ['Item 11500', 'Terms']) expect(lineOf(cut, name)).toBe(lineOf(full, name));
+    // Labels are found once per walk, not per control: the last field is still named by its own.
+    expect(lineOf(full, 'Far field')).toMatch(/^\[12003\] textbox "Far field"$/);
+    expect(lineOf(cut, 'Item 0')).toBe(lineOf(full, 'Item 0'));
+    expect(cut.text).not.toContain('"Item 9000"');
+    for (const line of lines.filter((l) => /^\s*\[\d+\]/.test(l))) expect(cut.elements.get(/\[(\d+)\]/.exec(line)![1]!)?.name).toBe(/"(.*?)"/.exec(line)![1]);
     await page.close();
   });
 

@@ -11,7 +11,7 @@ import { walkFrameTree } from './frame-tree.js';
 import { gapLine, renderLine } from './outline-line.js';
 import type { WalkNode, WalkResult } from './page-walker.js';
 import { estimateTokens } from './tokens.js';
-import { chooseLines, type CutLine } from './truncate.js';
+import { chooseLines, instructionWords, type CutLine } from './truncate.js';
 import type { PageSnapshot, SnapshotElement } from './types.js';
 
 export interface SnapshotOptions {
@@ -46,6 +46,12 @@ export interface SnapshotOptions {
 
 export const DEFAULT_TOKEN_BUDGET = 20_000;
 
+/**
+ * Lines a frame's walk sends at most under a finite budget (20,000 tokens show about 2,000): a page of
+ * 60,000 buttons is cut in the page, by the same priorities, instead of on the server's event loop.
+ */
+export const MAX_WALK_LINES = 5_000;
+
 export async function captureSnapshot(page: Page, options: SnapshotOptions = {}): Promise<PageSnapshot> {
   const start = options.frame ?? page.mainFrame();
   let target = options.root;
@@ -55,11 +61,13 @@ export async function captureSnapshot(page: Page, options: SnapshotOptions = {})
     target = found.target;
   }
   const frame = target?.frame ?? start;
+  const budget = options.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
   let walk: WalkResult;
   let prefix: string;
   try {
     const context = options.context ?? options.instruction !== undefined;
-    const tree = { skipped: options.skippedFrames ?? [], context, backendNodeIds: options.backendNodeIds };
+    const cap = Number.isFinite(budget) ? { maxLines: MAX_WALK_LINES, words: instructionWords(options.instruction) } : {};
+    const tree = { skipped: options.skippedFrames ?? [], context, backendNodeIds: options.backendNodeIds, ...cap };
     [walk, prefix] = await Promise.all([walkFrameTree(frame, tree, target?.element), framePrefix(frame)]);
   } finally {
     // A root looked up here is released here; the caller's own root stays the caller's.
@@ -72,6 +80,12 @@ export async function captureSnapshot(page: Page, options: SnapshotOptions = {})
   const ids: (string | undefined)[] = [];
   let next = 1;
   for (const node of walk.nodes) {
+    if (node.omitted !== undefined) {
+      // The ids after a run the page left out are the ones they would have had.
+      next += node.omittedRefs ?? 0;
+      ids.push(undefined);
+      continue;
+    }
     if (node.secret || (node.value !== undefined && maskSecrets(node.value, secrets) !== node.value)) node.value = MASK;
     if (secrets.length > 0) maskNode(node, secrets);
     if (!node.ref) {
@@ -85,10 +99,9 @@ export async function captureSnapshot(page: Page, options: SnapshotOptions = {})
 
   const header = headerLine(walk.title, page.url(), walk.scrollY, walk.scrollHeight, walk.viewportHeight, options.selector);
   const lines = walk.nodes.map((n, i) => renderLine(n, ids[i]));
-  const budget = options.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
   let text = [header, ...lines].join('\n');
   let truncated = false;
-  if (estimateTokens(text) > budget) {
+  if (estimateTokens(text) > budget || walk.nodes.some((node) => node.omitted !== undefined)) {
     truncated = true;
     text = cutOutline(header, walk.nodes, lines, ids, elements, budget, options.instruction);
   }
@@ -131,6 +144,7 @@ function cutOutline(header: string, nodes: WalkNode[], lines: string[], ids: (st
     // Text has no box of its own here: it counts as visible when a neighbouring element is.
     inView: n.inView === 1 || (n.text !== undefined && (nodes[i - 1]?.inView === 1 || nodes[i + 1]?.inView === 1)),
     heading: n.role === 'heading',
+    gap: n.omitted !== undefined,
   }));
   // Room for the header, the note and the `…` markers between kept runs.
   const reserve = estimateTokens(header) + 60 + Math.ceil(budget * 0.05);
@@ -144,13 +158,20 @@ function cutOutline(header: string, nodes: WalkNode[], lines: string[], ids: (st
   }
   if (last < nodes.length - 1) out.push(gapLine(nodes[last + 1].depth));
   const shown = new Set(keep.map((i) => ids[i]).filter(Boolean));
+  // Runs the page left out count with what is cut here.
   let omitted = 0;
+  let omittedLines = nodes.length - keep.length;
+  for (const node of nodes) {
+    if (node.omitted === undefined) continue;
+    omitted += node.omittedRefs ?? 0;
+    omittedLines += node.omitted - 1;
+  }
   for (const id of [...elements.keys()]) {
     if (!shown.has(id)) {
       elements.delete(id);
       omitted++;
     }
   }
-  const note = `[cut: ${omitted} elements and ${nodes.length - keep.length} lines omitted (…); the outline exceeded the budget of ${budget} tokens. Kept first: lines matching the instruction, then the viewport, then headings, then the page from the top. Scroll, or snapshot with a selector, to see the rest.]`;
+  const note = `[cut: ${omitted} elements and ${omittedLines} lines omitted (…); the outline exceeded the budget of ${budget} tokens. Kept first: lines matching the instruction, then the viewport, then headings, then the page from the top. Scroll, or snapshot with a selector, to see the rest.]`;
   return [header, note, ...out].join('\n');
 }

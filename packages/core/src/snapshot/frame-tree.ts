@@ -28,6 +28,9 @@ export interface TreeWalk {
    * the walk can carry them: a main frame without child frames, walked whole.
    */
   backendNodeIds?: number;
+  /** WalkArgs.maxLines and WalkArgs.words: each frame sends at most this many lines, these words' first. */
+  maxLines?: number;
+  words?: string[];
 }
 
 async function walkTree(frame: Frame, walk: TreeWalk, root: ElementHandle<Element> | undefined, isChild: boolean): Promise<WalkResult | null> {
@@ -38,8 +41,8 @@ async function walkTree(frame: Frame, walk: TreeWalk, root: ElementHandle<Elemen
   const childWalks = root ? undefined : children.map(walkChild);
   const readOwn = () =>
     !frame.parentFrame() && children.length === 0 && !root
-      ? walkMainFrame(frame.page(), walkScript, { frameOwners: [], context: walk.context, elementsOf: walk.backendNodeIds })
-      : walkOwnDocument(frame, children, root, walk.context);
+      ? walkMainFrame(frame.page(), walkScript, { frameOwners: [], context: walk.context, elementsOf: walk.backendNodeIds, maxLines: walk.maxLines, words: walk.words })
+      : walkOwnDocument(frame, children, root, walk);
   // Only the frame's own document is bounded: a slow grandchild must not cost its parent's lines.
   const own = isChild ? await readFrame(frame, readOwn, { skipped: walk.skipped }) : await readOwn();
   if (!own) return null;
@@ -64,10 +67,10 @@ async function walkTree(frame: Frame, walk: TreeWalk, root: ElementHandle<Elemen
 }
 
 /** One evaluate over the frame's document; `children` are its child frames, whose owners it marks. */
-async function walkOwnDocument(frame: Frame, children: Frame[], root: ElementHandle<Element> | undefined, context: boolean): Promise<WalkResult> {
+async function walkOwnDocument(frame: Frame, children: Frame[], root: ElementHandle<Element> | undefined, walk: TreeWalk): Promise<WalkResult> {
   const owners = await Promise.all(children.map((c) => c.frameElement().catch(() => null)));
   // Playwright turns the handles back into the page's elements; its Unboxed<> type is too deep for tsc.
-  const args = { frameOwners: owners, root, context } as unknown as WalkArgs;
+  const args = { frameOwners: owners, root, context: walk.context, maxLines: walk.maxLines, words: walk.words } as unknown as WalkArgs;
   try {
     return JSON.parse(await (frame.evaluate as (fn: typeof walkScript, arg: WalkArgs) => Promise<string>)(walkScript, args)) as WalkResult;
   } finally {

@@ -6,6 +6,7 @@ const INDENT = '  ';
 
 /** `id` is the short id for nodes that get one. */
 export function renderLine(node: WalkNode, id?: string): string {
+  if (node.omitted !== undefined) return gapLine(node.depth);
   const indent = INDENT.repeat(node.depth);
   if (node.text !== undefined) return indent + JSON.stringify(node.text);
   let line = indent + (id ? `[${id}] ` : '') + node.role;

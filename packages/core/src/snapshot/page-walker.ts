@@ -38,17 +38,18 @@ export function walkFrame(args: WalkArgs, lib: InPageLib & WalkModules): string 
     walkChildren(document, '', top, false, false, false);
   }
 
-  const nodes: WalkNode[] = [];
+  const all: WalkNode[] = [];
   const flatten = (list: Line[], depth: number) => {
     for (const n of list) {
       const kids = n.kids;
       delete n.kids;
       n.depth = depth;
-      nodes.push(n);
+      all.push(n);
       if (kids) flatten(kids, depth + 1);
     }
   };
   flatten(top, 0);
+  const nodes = args.maxLines ? lib.lineCap().capLines(all, args.maxLines, args.words ?? []) : all;
   // A document the browser has just created for a navigation has no root element yet.
   const scroller = document.scrollingElement ?? document.documentElement;
   const result: WalkResult = {

@@ -9,6 +9,10 @@
 // omitted lines is shown as one `…` line.
 
 import { estimateTokens } from './tokens.js';
+import { lineCap } from './walk/line-cap.js';
+
+/** The helpers the page's own cut (walk/line-cap.ts) uses too. */
+const { MAX_REGION_LINES, hasWord, parentsOf, subtreeEnd } = lineCap();
 
 export interface CutLine {
   depth: number;
@@ -17,21 +21,22 @@ export interface CutLine {
   haystack: string;
   inView: boolean;
   heading: boolean;
+  /** A run of lines the page already left out (WalkNode.omitted): never kept, shown as the `…` it is. */
+  gap?: boolean;
 }
 
-/** Largest parent subtree that still counts as one region around an instruction match. */
-const MAX_REGION_LINES = 40;
 const STOPWORDS = new Set(['the', 'and', 'for', 'with', 'into', 'from', 'that', 'this', 'then', 'click', 'type', 'fill', 'press', 'select', 'enter', 'open', 'find', 'page', 'button', 'link', 'field', 'input', 'on', 'in', 'to', 'of', 'a', 'an']);
 
 /** Indices of the lines to keep, in document order. `budget` is in tokens for the kept lines. */
 export function chooseLines(lines: CutLine[], budget: number, instruction?: string): number[] {
-  const parent = parents(lines);
+  const parent = parentsOf(lines);
   const cost = lines.map((l) => estimateTokens(l.text) + 1);
   const kept = new Uint8Array(lines.length);
   let spent = 0;
 
   /** Keeps line i and its ancestors if they fit; false when the budget is spent. */
   const keep = (i: number, limit: number): boolean => {
+    if (lines[i].gap) return true;
     let extra = 0;
     for (let j = i; j >= 0 && !kept[j]; j = parent[j]) extra += cost[j];
     if (spent + extra > limit) return false;
@@ -56,27 +61,14 @@ export function chooseLines(lines: CutLine[], budget: number, instruction?: stri
   return out;
 }
 
-function parents(lines: CutLine[]): Int32Array {
-  const parent = new Int32Array(lines.length);
-  const stack: number[] = [];
-  lines.forEach((l, i) => {
-    while (stack.length && lines[stack[stack.length - 1]].depth >= l.depth) stack.pop();
-    parent[i] = stack.length ? stack[stack.length - 1] : -1;
-    stack.push(i);
-  });
-  return parent;
-}
-
-/** One past the last line of i's subtree. */
-function subtreeEnd(lines: CutLine[], i: number): number {
-  let j = i + 1;
-  while (j < lines.length && lines[j].depth > lines[i].depth) j++;
-  return j;
+/** The words of an instruction a line is matched by: lowercase, no stopwords, no short words but numbers. */
+export function instructionWords(instruction?: string): string[] {
+  return [...new Set((instruction ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].filter((w) => !STOPWORDS.has(w) && (w.length > 2 || /\d/.test(w)));
 }
 
 /** Lines containing instruction words, best first; a word scores higher the fewer lines contain it. */
 function instructionMatches(lines: CutLine[], instruction?: string): number[] {
-  const words = [...new Set((instruction ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].filter((w) => !STOPWORDS.has(w) && (w.length > 2 || /\d/.test(w)));
+  const words = instructionWords(instruction);
   if (!words.length) return [];
   const hits = words.map((w) => lines.map((l, i) => (hasWord(l.haystack, w) ? i : -1)).filter((i) => i >= 0));
   const score = new Map<number, number>();
@@ -85,15 +77,4 @@ function instructionMatches(lines: CutLine[], instruction?: string): number[] {
     for (const i of list) score.set(i, (score.get(i) ?? 0) + weight);
   });
   return [...score.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([i]) => i);
-}
-
-function hasWord(haystack: string, word: string): boolean {
-  let at = haystack.indexOf(word);
-  while (at >= 0) {
-    const before = at === 0 ? '' : haystack[at - 1];
-    const after = haystack[at + word.length] ?? '';
-    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return true;
-    at = haystack.indexOf(word, at + 1);
-  }
-  return false;
 }

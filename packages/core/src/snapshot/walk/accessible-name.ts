@@ -45,6 +45,26 @@ export function accessibleNames(rules: WalkRules, lib: InPageLib) {
     return squash(out);
   }
 
+  /**
+   * The labels of each control, by tree (the document or a shadow root), found once per walk: a
+   * control's own `labels` list searches its whole tree on every read, which made a page of 60,000
+   * buttons take minutes.
+   */
+  const labelsByTree = new Map<Node, Map<Element, HTMLLabelElement[]>>();
+  function labelsOf(el: Element): HTMLLabelElement[] | undefined {
+    const tree = el.getRootNode() as Document | ShadowRoot;
+    let labels = labelsByTree.get(tree);
+    if (!labels) {
+      labels = new Map();
+      for (const label of tree.querySelectorAll?.('label') ?? []) {
+        const control = (label as HTMLLabelElement).control;
+        if (control) labels.set(control, [...(labels.get(control) ?? []), label as HTMLLabelElement]);
+      }
+      labelsByTree.set(tree, labels);
+    }
+    return labels.get(el);
+  }
+
   function byIds(el: Element, ids: string): string {
     const scope = el.getRootNode() as Document | ShadowRoot;
     return ids
@@ -65,9 +85,9 @@ export function accessibleNames(rules: WalkRules, lib: InPageLib) {
     }
     const aria = el.getAttribute('aria-label');
     if (aria && aria.trim()) return squash(aria);
-    const labels = (el as HTMLInputElement).labels;
-    if (labels && labels.length) {
-      const n = Array.from(labels, (l) => textOf(l, el)).filter(Boolean).join(' ');
+    const labels = labelsOf(el);
+    if (labels) {
+      const n = labels.map((l) => textOf(l, el)).filter(Boolean).join(' ');
       if (n) return n;
     }
     if (tag === 'input') {

@@ -12,6 +12,13 @@ export interface WalkArgs {
    * the result's JSON, for CDP to serialize as nodes, which carry their backend node ids (WalkResult.idLines).
    */
   elementsOf?: number;
+  /**
+   * Send at most this many lines (and a gap line for each run left out): the outline could not show
+   * more within its token budget anyway. None: every line.
+   */
+  maxLines?: number;
+  /** The instruction's words (lowercase), which pick the lines that stay under maxLines. */
+  words?: string[];
 }
 
 /** One outline line: an element (has `role`) or a text run (has `text`). */
@@ -55,6 +62,10 @@ export interface WalkNode {
   level?: number;
   /** Index into WalkArgs.frameOwners: this node owns a child frame. */
   frame?: number;
+  /** A gap line: this many lines were left out here by the page (WalkArgs.maxLines); `depth` is the first one's. */
+  omitted?: number;
+  /** How many of the lines left out would have had an id (the ids after them stay the same). */
+  omittedRefs?: number;
   /** CDP's backend node id of the element, when the walk was asked for it (set outside the page). */
   backendNodeId?: number;
 }
