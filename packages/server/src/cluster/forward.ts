@@ -57,7 +57,9 @@ export function forwardRequest(request: Request, body: Uint8Array | undefined, o
     if (!DROPPED.has(name)) headers[name] = value;
   });
   Object.assign(headers, secret.headersFor(projectId));
-  // The owner's server acknowledges the head at once; the body goes without waiting for it (no extra round trip).
+  // The owner's server acknowledges the head at once (`100 Continue`), and only then does the body go: a
+  // request given up on before that never reaches the owner whole, so an owner that was paused and wakes
+  // up with it in its socket cannot run it (one round trip more per forwarded body).
   headers.expect = '100-continue';
   const payload = body && body.byteLength > 0 ? body : undefined;
   if (payload || request.method === 'POST') headers['content-length'] = String(payload?.length ?? 0);
@@ -67,6 +69,7 @@ export function forwardRequest(request: Request, body: Uint8Array | undefined, o
     const heard = () => clearTimeout(deadline);
     const outgoing = owner.send({ ...owner.options, path, method: request.method, headers, agent: owner.agent, signal: request.signal }, (answer) => {
       heard();
+      send(); // An answer without 100 Continue (a refusal) leaves the body unread; it still ends the request.
       const back = new Headers();
       for (const [name, value] of Object.entries(answer.headers)) {
         if (value === undefined || DROPPED_BACK.has(name)) continue;
@@ -88,12 +91,20 @@ export function forwardRequest(request: Request, body: Uint8Array | undefined, o
       answer.on('end', () => (answer.complete ? resolve(new Response(Buffer.concat(chunks), { status, headers: back })) : fail(new Error('the answer was cut off'))));
       answer.on('error', fail);
     });
+    let sent = false;
+    const send = () => {
+      if (!sent) outgoing.end(payload);
+      sent = true;
+    };
     // Once the owner has the request, the work takes what it takes (an act, a stream): the deadline is only for taking it.
-    outgoing.once('continue', heard);
+    outgoing.once('continue', () => {
+      heard();
+      send();
+    });
     outgoing.on('error', (error) => {
       heard();
       fail(error);
     });
-    outgoing.end(payload);
+    outgoing.flushHeaders();
   });
 }
