@@ -2,7 +2,7 @@
 // a slow full navigation and a slow new tab, and page work outside timers (idle callbacks, messages, CSS
 // transitions and animations, a Worker's answer), each read (observe, extract, act) right after the act
 // returns, with no pause in between. The act itself may answer before the page has settled.
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectOk, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
@@ -14,6 +14,17 @@ async function click(id: string, selector: string) {
   const reply = await ctx.api.call('act', { id, body: { input: { selector, method: 'click' } }, headers: json });
   expectOk(reply);
   expect(reply.body.data.result.success, reply.body.data.result.message).toBe(true);
+}
+
+/** Runs `check` with the session's page as a second client on its cdpUrl sees it. */
+async function onCdpPage(id: string, check: (page: Page) => Promise<void>): Promise<void> {
+  const { body } = await ctx.api.call('getBrowserSession', { id });
+  const browser = await chromium.connectOverCDP(body.connectUrl);
+  try {
+    await check(browser.contexts()[0]!.pages()[0]!);
+  } finally {
+    await browser.close().catch(() => {});
+  }
 }
 
 async function observedDescriptions(id: string): Promise<string> {
@@ -89,33 +100,23 @@ describe('settling after an act', () => {
     // The second click's watch restarts on its own input and the page reports right after it (dom/activity-push.ts);
     // that report must come after the toggle task the click queued, or the act answers 200 ms early.
     const id = await ctx.sessionOn('settle.html');
-    const { body } = await ctx.api.call('getBrowserSession', { id });
-    const browser = await chromium.connectOverCDP(body.connectUrl);
-    try {
-      const page = browser.contexts()[0]!.pages()[0]!;
+    await onCdpPage(id, async (page) => {
       await click(id, '#same');
       await click(id, '#more');
       expect(await page.evaluate(() => document.getElementById('log')!.textContent)).toContain('toggled: more');
-    } finally {
-      await browser.close().catch(() => {});
-    }
+    });
   });
 
   it('a timer set by a window click listener the page added after the first act belongs to the act: a client on cdpUrl reads its effect as the act answers', async () => {
     // A plain button's click is reported as the click reaches the window (dom/click-queue.ts): that report
     // must come after every window listener, the ones the page added since the watch was installed too.
     const id = await ctx.sessionOn('settle.html');
-    const { body } = await ctx.api.call('getBrowserSession', { id });
-    const browser = await chromium.connectOverCDP(body.connectUrl);
-    try {
-      const page = browser.contexts()[0]!.pages()[0]!;
+    await onCdpPage(id, async (page) => {
       await click(id, '#same');
       await page.evaluate(() => window.addEventListener('click', () => setTimeout(() => (window as unknown as { logLine(line: string): void }).logLine('window heard the click'), 200)));
       await click(id, '#same');
       expect(await page.evaluate(() => document.getElementById('log')!.textContent)).toContain('window heard the click');
-    } finally {
-      await browser.close().catch(() => {});
-    }
+    });
   });
 
   it('an Action act right after a slow navigation acts on the new page, not the one it left', async () => {
