@@ -20,7 +20,7 @@ export interface SettleOptions {
 
 /** After the action's last request, the page gets this long to use what it brought before it counts as settled. */
 const RESPONSE_GRACE_MS = 50;
-/** How often the background settle looks at the page. */
+/** How often the background settle looks at the page while something the action started is pending. */
 const POLL_MS = 10;
 /** How long a tab the browser has opened may take to be announced by Playwright. */
 const ANNOUNCE_MAX_MS = 2_000;
@@ -188,8 +188,9 @@ export class ActionSettle {
           this.ended = true;
           return true;
         }
+        const pause = nothingPending ? untilQuiet(activities, quietMs) : POLL_MS;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, POLL_MS);
+          const timer = setTimeout(resolve, pause);
           this.wake = () => {
             clearTimeout(timer);
             resolve();
@@ -217,6 +218,15 @@ export class ActionSettle {
 }
 
 const IDLE: FrameActivity = { pending: 0, quietMs: Number.POSITIVE_INFINITY };
+
+/**
+ * With nothing pending, only the DOM's quiet is left to wait for: the next look comes when the frame that
+ * changed last could have been quiet long enough, not at the next poll (one look, not two or three).
+ */
+function untilQuiet(activities: Array<FrameActivity | null>, quietMs: number): number {
+  const sinceLastChange = Math.min(...activities.map((activity) => activity?.quietMs ?? Number.POSITIVE_INFINITY));
+  return Math.max(1, Math.ceil(quietMs - sinceLastChange));
+}
 
 /**
  * The browser knows about a new tab before Playwright announces it (the context's 'page' event), so a
