@@ -156,6 +156,23 @@ describe('MCP forwards', () => {
       await call(a, 'POST', `/v1/sessions/${onA.sessionId}/end`, {});
     }
   }, 90_000);
+
+  // Last: it kills node A.
+  it('legacy: a request for an MCP session whose node is gone (refuses the connection) answers 404, to initialize again', async () => {
+    const [a, b] = cluster.nodes as [any, any];
+    const held = await connectHttp(`${a.url}/mcp`, 'legacy', bearer);
+    const mcpSessionId = (held.client.transport as { sessionId?: string }).sessionId!;
+    await a.stop('SIGKILL');
+    const answer = await patiently(b, 'POST', '/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, {
+      ...bearer,
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': mcpSessionId,
+      'mcp-protocol-version': '2025-11-25',
+    });
+    expect(answer?.status, answer?.text).toBe(404);
+    expect(answer?.text).toMatch(/initialize a new one/);
+    await held.client.close();
+  }, 60_000);
 });
 
 /** The session's replay, read once its node is awake, has no navigate to `page`. */
