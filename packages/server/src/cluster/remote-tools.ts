@@ -29,8 +29,7 @@ export async function serveToolCall(sessions: SessionManager, request: Request, 
   return Response.json(viewOf(tool, await session.runTool(tool, parsed.data, { signal: request.signal })));
 }
 
-/** The calling side: `start {sessionId}` on a node that does not hold the session. */
-/** `deadlineMs`: the forward deadline (DECKHAND_FORWARD_DEADLINE_MS). */
+/** The calling side: `start {sessionId}` on a node that does not hold the session; `deadlineMs`: the forward deadline (DECKHAND_FORWARD_DEADLINE_MS). */
 export function remoteSessions(ownerOf: OwnerOf, secret: ClusterSecret, deadlineMs: number): RemoteSessions {
   return {
     async attach(projectId, sessionId) {
