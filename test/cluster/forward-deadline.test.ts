@@ -3,6 +3,7 @@
 // a live owner took runs as long as it takes, JSON or streamed (the deadline is for taking the request).
 // The same for MCP: a tool call an MCP session sends to its browser session's node (either revision),
 // and a 2025-11-25 MCP request sent on to the node that holds its MCP session.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttp, text, type Era } from '../mcp/mcp-clients';
 import { call, KEYS, startCluster, startSession, type Cluster } from './three-nodes';
@@ -116,11 +117,14 @@ describe('MCP forwards', () => {
     }
   }, 90_000);
 
-  it('legacy: a request for an MCP session the paused node holds answers 503 cluster_unavailable with retry-after; the session is still there after', async () => {
+  it('legacy: a request for an MCP session the paused node holds answers 503 cluster_unavailable with retry-after; the SDK client keeps the session, which answers after', async () => {
     const [a, b] = cluster.nodes as [any, any];
     const onA = await startSession(a);
     const held = await connectHttp(`${a.url}/mcp`, 'legacy', bearer);
     const mcpSessionId = (held.client.transport as { sessionId?: string }).sessionId!;
+    // The SDK's client on the same MCP session, through B (a transport given the session id skips initialize).
+    const sdkThroughB = new Client({ name: 'deckhand-test', version: '1.0.0' });
+    await sdkThroughB.connect(new StreamableHTTPClientTransport(new URL(`${b.url}/mcp`), { sessionId: mcpSessionId, requestInit: { headers: bearer } }));
     const throughB = (id: number, name: string, args: unknown) =>
       patiently(b, 'POST', '/mcp', { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, {
         ...bearer,
@@ -135,9 +139,15 @@ describe('MCP forwards', () => {
       expect(slow?.text).not.toMatch(/"isError":true/);
 
       process.kill(a.pid, 'SIGSTOP');
-      let paused;
+      let paused, sdkPaused;
       try {
-        paused = await throughB(2, 'navigate', { url: cluster.fixtures.url('select.html') });
+        [paused, sdkPaused] = await Promise.all([
+          throughB(2, 'navigate', { url: cluster.fixtures.url('select.html') }),
+          sdkThroughB.callTool({ name: 'navigate', arguments: { url: cluster.fixtures.url('select.html?sdk') } }, { timeout: PATIENCE_MS }).then(
+            (result) => ({ result }),
+            (error: Error) => ({ error }),
+          ),
+        ]);
       } finally {
         resume(a.pid);
       }
@@ -146,12 +156,17 @@ describe('MCP forwards', () => {
       expect.soft(Number(paused?.retryAfter)).toBeGreaterThan(0);
       expect.soft(paused?.text).toMatch(/"code":"cluster_unavailable"/);
       expect.soft(paused?.text).toMatch(/did not answer within 1 s/);
+      // The SDK client rejects the call with the HTTP error, our message in it (not its own timeout).
+      const sdkError = (sdkPaused as { error?: Error }).error?.message;
+      expect.soft(sdkError).toMatch(/did not answer within 1 s/);
+      expect.soft(sdkError).toMatch(/cluster_unavailable/);
 
-      // Not a 404: the client keeps its MCP session, which answers through B once A is awake.
-      const after = await throughB(3, 'extract', {});
-      expect(after?.status, after?.text).toBe(200);
+      // Not a 404: the SDK client keeps its MCP session, which answers through B once A is awake.
+      const after = await sdkThroughB.callTool({ name: 'extract', arguments: {} });
+      expect(after.isError, text(after)).toBeFalsy();
       await expectNotNavigatedTo(onA.sessionId, 'select.html');
     } finally {
+      await sdkThroughB.close();
       await held.close();
       await call(a, 'POST', `/v1/sessions/${onA.sessionId}/end`, {});
     }
