@@ -1,6 +1,8 @@
 // What a cluster costs a request, side by side in one run: an Action act on the node that owns the
 // session against the same act sent to another node (forwarded over the internal URL), and a session
-// start (then end) on a node of a cluster (registry write in Redis) against one on a node without Redis.
+// start (then end) on a node of a cluster (registry write in Redis) against one on a node without Redis;
+// and an MCP tool call with almost no browser work (`wait` 1 ms) on a session of the owning node, from an MCP
+// session on that node and from one on another node (the call sent on to the owner).
 // Nodes are processes of their own on a real redis-server; the operations run interleaved, in a random
 // order each round (a random phase), so a shared machine's changing load hits every row alike.
 // With a second argument, the server source of an earlier version (a tree holding packages/server/src,
@@ -11,6 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { connectHttp, type Connection } from '../test/mcp/mcp-clients.js';
 import { ALLOW_FIXTURES, startFixtureServer } from '../test/support/fixture-server.js';
 import { startNode } from '../test/support/node-process.js';
 import { startRedis } from '../test/support/redis-server.js';
@@ -53,6 +56,19 @@ const startAndEnd = (base: string) => async () => {
   return took;
 };
 
+/** An MCP session on `base` whose browser session is `id` (on the owner): its tool calls go there. */
+const mcpClients: Connection[] = [];
+async function mcpOn(base: string, id: string): Promise<() => Promise<void>> {
+  const connection = await connectHttp(`${base}/mcp?caps=page`, 'legacy');
+  mcpClients.push(connection);
+  const attached = await connection.client.callTool({ name: 'start', arguments: { sessionId: id } });
+  if (attached.isError) throw new Error(`start on ${base}: ${JSON.stringify(attached.content)}`);
+  return async () => {
+    const result = await connection.client.callTool({ name: 'wait', arguments: { ms: 1 } });
+    if (result.isError) throw new Error(`MCP wait on ${base}: ${JSON.stringify(result.content)}`);
+  };
+}
+
 const replay = (base: string, id = sessionId) => async () => {
   const response = await fetch(`${base}/v1/sessions/${id}/replay`);
   if (!response.ok) throw new Error(`replay: ${response.status}`);
@@ -67,6 +83,8 @@ const rows: Array<[string, () => Promise<unknown>]> = [
   ['replay through another node (forwarded)', replay(other.url)],
   ['start on a node of a cluster (Redis)', startAndEnd(owner.url)],
   ['start on a node without Redis', startAndEnd(alone.url)],
+  ['MCP wait on the owning node', await mcpOn(owner.url, sessionId)],
+  ['MCP wait through another node (sent to the owner)', await mcpOn(other.url, sessionId)],
 ];
 if (before[0] && before[1]) {
   rows.push(
@@ -74,6 +92,8 @@ if (before[0] && before[1]) {
     ['before: act through another node (forwarded)', act(before[1].url, beforeSessionId)],
     ['before: replay on the owning node', replay(before[0].url, beforeSessionId)],
     ['before: replay through another node (forwarded)', replay(before[1].url, beforeSessionId)],
+    ['before: MCP wait on the owning node', await mcpOn(before[0].url, beforeSessionId)],
+    ['before: MCP wait through another node (sent to the owner)', await mcpOn(before[1].url, beforeSessionId)],
   );
 }
 const times = rows.map((): number[] => []);
@@ -100,8 +120,8 @@ const lines = [
   ...rows.map(([name], i) => `| ${name} | ${quantile(times[i]!, 0.5).toFixed(1)} | ${quantile(times[i]!, 0.95).toFixed(1)} |`),
 ];
 const delta = (a: number, b: number) => (quantile(times[a]!, 0.5) - quantile(times[b]!, 0.5)).toFixed(1);
-lines.push('', `Forwarding adds ${delta(1, 0)} ms to the median act (goal ≤ 3) and ${delta(3, 2)} ms to the median replay; a start on a node of a cluster adds ${delta(4, 5)} ms to the median (goal ≤ 5).`);
-if (before.length > 0) lines.push(`Before (${BEFORE}): forwarding added ${delta(7, 6)} ms to the median act and ${delta(9, 8)} ms to the median replay.`);
+lines.push('', `Forwarding adds ${delta(1, 0)} ms to the median act (goal ≤ 3) and ${delta(3, 2)} ms to the median replay; a start on a node of a cluster adds ${delta(4, 5)} ms to the median (goal ≤ 5); sending an MCP tool call to the owner adds ${delta(7, 6)} ms to the median MCP wait.`);
+if (before.length > 0) lines.push(`Before (${BEFORE}): forwarding added ${delta(9, 8)} ms to the median act and ${delta(11, 10)} ms to the median replay; sending an MCP tool call to the owner added ${delta(13, 12)} ms to the median MCP wait.`);
 lines.push(`Machine load (1-minute load average, 2 cores): ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end.`);
 console.log(lines.join('\n'));
 writeFileSync(new URL('./results/cluster.md', import.meta.url), `# bench/cluster.ts (${new Date().toISOString().slice(0, 10)})\n\n${lines.join('\n')}\n`);
@@ -109,6 +129,7 @@ writeFileSync(new URL('./results/cluster.md', import.meta.url), `# bench/cluster
 await stop();
 
 async function stop(): Promise<void> {
+  await Promise.all(mcpClients.map((connection) => connection.close().catch(() => undefined)));
   await Promise.all([owner, other, alone, ...before].map((node) => node.stop('SIGKILL')));
   await redis.stop();
   await beforeRedis?.stop();

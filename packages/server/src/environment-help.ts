@@ -49,7 +49,7 @@ const VARIABLES: Array<[name: string, meaning: string]> = [
   ['DECKHAND_NODE_URL', 'where the other nodes reach this one (default http://<HOST>:<PORT>)'],
   ['DECKHAND_CLUSTER_SECRET', 'the secret nodes authenticate to each other with; required with DECKHAND_REDIS_URL'],
   ['DECKHAND_DRAIN_MS', 'with DECKHAND_REDIS_URL, on SIGTERM: how long running operations may finish (default 30000)'],
-  ['DECKHAND_FORWARD_DEADLINE_MS', 'with DECKHAND_REDIS_URL: how long a request sent to its session\'s node waits for that node to take it (default 5000)'],
+  ['DECKHAND_FORWARD_DEADLINE_MS', 'with DECKHAND_REDIS_URL: how long a request (MCP ones and tool calls too) sent to its session\'s node waits for that node to take it (default 5000)'],
   ['OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, …', 'model provider keys (README, Models); <PROVIDER>_BASE_URL too'],
 ];
 

@@ -13,7 +13,7 @@ import type { AppEnv } from '../env';
 import type { Logger } from '../logger';
 import type { UpgradeDecision } from '../serve/adapter';
 import { clusterSecret } from './cluster-secret';
-import { forwardRequest, OwnerUnreachable } from './forward';
+import { forwardRequest, ownerUnavailable, OwnerUnreachable } from './forward';
 import { INTERNAL_PREFIX, internalHeaders } from './keys';
 import { NodeRegistry, type NodeLoss } from './node-registry';
 import { openRemoteChannel } from './remote-channel';
@@ -148,7 +148,7 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
         if (fresh?.state === 'ended') throw goneError(fresh);
         if (fresh && fresh.state !== 'running') ownerUrlOf(fresh);
       }
-      throw clusterUnavailable(`the node that holds ${what} did not answer${error.silentMs ? ` within ${error.silentMs / 1000} s` : ''}`);
+      throw ownerUnavailable(what, error);
     }
   };
 
@@ -276,7 +276,7 @@ export function createClusterNode({ config, redis, sessions, capacity, maxSessio
     remoteSessions: remoteSessions(async (projectId, sessionId) => {
       const entry = await lookup(sessionId);
       return !entry || entry.project !== projectId || entry.node === nodes.id ? undefined : ownerUrlOf(entry);
-    }, secret),
+    }, secret, config.forwardDeadlineMs),
   };
 }
 

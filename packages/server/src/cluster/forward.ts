@@ -3,12 +3,15 @@
 // client's disconnect passed on (the owner cancels the work). Keys and cluster headers of the client never travel.
 // A forward has a deadline for the owner to take the request: its HTTP server answers `100 Continue` as it
 // reads the request's head (Node and Bun do so by themselves), so a paused or hung owner is told from a long operation.
+// The MCP paths (a tool call sent to a session's node, an MCP session's request sent to its node) use the same sending.
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
+import type { DeckhandError } from '@deckhand/core';
 import { INTERNAL_PREFIX, internalHeaders } from './keys';
 import type { ClusterSecret } from './cluster-secret';
+import { clusterUnavailable } from './redis';
 
 /** Client headers that stay here: hop-by-hop ones, the client's credentials (the project travels instead), and any cluster header it sent. */
 const DROPPED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'authorization', 'x-bb-api-key', ...Object.values(internalHeaders)]);
@@ -51,23 +54,43 @@ function ownerAt(url: string): Owner {
 export function forwardRequest(request: Request, body: Uint8Array | undefined, ownerUrl: string, projectId: string | undefined, secret: ClusterSecret, deadlineMs: number): Promise<Response> {
   // The request's URL is absolute and already normalized: its path and query start at the first slash after the origin.
   const path = `${INTERNAL_PREFIX}${request.url.slice(request.url.indexOf('/', request.url.indexOf('//') + 2))}`;
-  const owner = ownerAt(ownerUrl);
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     if (!DROPPED.has(name)) headers[name] = value;
   });
   Object.assign(headers, secret.headersFor(projectId));
+  return sendToNode(ownerUrl, { path, method: request.method, headers, body, signal: request.signal }, deadlineMs);
+}
+
+/** One request to another node, as the caller built it (its path on that node, its headers), and what the node answers. */
+export interface NodeRequest {
+  path: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: Uint8Array;
+  /** The caller's: aborted, the request is given up (and nothing more of it is sent). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Sends a request to another node under the forward deadline (`deadlineMs`: see forwardRequest); the
+ * rejection is an OwnerUnreachable, or the signal's own when the caller gave up. Every request one node
+ * makes of another for a client goes through here (HTTP forwards, MCP requests and tool calls).
+ */
+export function sendToNode(nodeUrl: string, { path, method, headers: given, body, signal }: NodeRequest, deadlineMs: number): Promise<Response> {
+  const owner = ownerAt(nodeUrl);
+  const headers = { ...given };
   // The owner's server acknowledges the head at once (`100 Continue`), and only then does the body go: a
   // request given up on before that never reaches the owner whole, so an owner that was paused and wakes
   // up with it in its socket cannot run it (one round trip more per forwarded body).
   headers.expect = '100-continue';
   const payload = body && body.byteLength > 0 ? body : undefined;
-  if (payload || request.method === 'POST') headers['content-length'] = String(payload?.length ?? 0);
+  if (payload || method === 'POST') headers['content-length'] = String(payload?.length ?? 0);
   return new Promise((resolve, reject) => {
-    const fail = (error: Error) => reject(request.signal.aborted || error instanceof OwnerUnreachable ? error : new OwnerUnreachable(error.message));
+    const fail = (error: Error) => reject(signal?.aborted || error instanceof OwnerUnreachable ? error : new OwnerUnreachable(error.message));
     const deadline = setTimeout(() => outgoing.destroy(new OwnerUnreachable(`no answer within ${deadlineMs} ms`, deadlineMs)), deadlineMs);
     const heard = () => clearTimeout(deadline);
-    const outgoing = owner.send({ ...owner.options, path, method: request.method, headers, agent: owner.agent, signal: request.signal }, (answer) => {
+    const outgoing = owner.send({ ...owner.options, path, method, headers, agent: owner.agent, ...(signal && { signal }) }, (answer) => {
       heard();
       send(); // An answer without 100 Continue (a refusal) leaves the body unread; it still ends the request.
       const back = new Headers();
@@ -76,7 +99,7 @@ export function forwardRequest(request: Request, body: Uint8Array | undefined, o
         for (const one of [value].flat()) back.append(name, one);
       }
       const status = answer.statusCode ?? 502;
-      const bodyless = status === 204 || status === 304 || request.method === 'HEAD';
+      const bodyless = status === 204 || status === 304 || method === 'HEAD';
       if (bodyless) {
         answer.resume();
         return resolve(new Response(null, { status, headers: back }));
@@ -107,4 +130,9 @@ export function forwardRequest(request: Request, body: Uint8Array | undefined, o
     });
     outgoing.flushHeaders();
   });
+}
+
+/** The 503 (retry-after) for a request the node holding `what` did not take: silent past the deadline, or not reachable at all. */
+export function ownerUnavailable(what: string, error: OwnerUnreachable): DeckhandError {
+  return clusterUnavailable(`the node that holds ${what} did not answer${error.silentMs ? ` within ${error.silentMs / 1000} s` : ''}`);
 }

@@ -2,9 +2,11 @@
 // (project, the node holding it, the browser session it drives), expiring with the MCP idle time and
 // refreshed by each request. A request that reaches another node with its Mcp-Session-Id is sent on to
 // the holder's /mcp as the client sent it (its key included: every node has the same keys, and the
-// holder checks it again), and the answer (JSON or an SSE stream) passes back as it comes.
+// holder checks it again), and the answer (JSON or an SSE stream) passes back as it comes. The holder must
+// take it within the forward deadline, else 503 (retry-after), and a request given up on never runs there.
 import { DeckhandError } from '@deckhand/core';
 import type { McpSessionRecords } from '@deckhand/mcp';
+import { ownerUnavailable, OwnerUnreachable, sendToNode } from './forward';
 import { keys } from './keys';
 import type { RedisLink } from './redis';
 
@@ -17,10 +19,12 @@ export interface McpSessionsOptions {
   nodeUrl(): string | undefined;
   /** The MCP idle time: a record outlives its session's last request by no more. */
   idleMs: number;
+  /** The forward deadline (DECKHAND_FORWARD_DEADLINE_MS) for the holder to take a request. */
+  deadlineMs: number;
   onError(message: string): void;
 }
 
-export function redisMcpSessions({ redis, nodeUrl, idleMs, onError }: McpSessionsOptions): McpSessionRecords {
+export function redisMcpSessions({ redis, nodeUrl, idleMs, deadlineMs, onError }: McpSessionsOptions): McpSessionRecords {
   const quietly = (work: Promise<unknown>, what: string) => void work.catch(() => onError(`mcp: ${what} not recorded in the cluster registry (Redis unreachable)`));
   return {
     hold(mcpSessionId, projectId, browserSessionId) {
@@ -42,18 +46,19 @@ export function redisMcpSessions({ redis, nodeUrl, idleMs, onError }: McpSession
       const record = await redis.run((client) => client.hGetAll(keys.mcpSession(mcpSessionId)));
       if (record.project !== projectId || !record.node || record.node === nodeUrl()) return undefined;
       const url = new URL(request.url);
-      const headers = new Headers(request.headers);
-      for (const name of HOP_BY_HOP) headers.delete(name);
-      const body = request.method === 'POST' ? await request.arrayBuffer() : undefined;
-      const answer = await fetch(`${record.node}${url.pathname}${url.search}`, { method: request.method, headers, body, signal: request.signal, redirect: 'manual' }).catch((error: unknown) => {
-        if (request.signal.aborted) throw error;
-        // A 404 is what tells an MCP client to initialize a new session.
+      const headers: Record<string, string> = {};
+      request.headers.forEach((value, name) => {
+        if (!HOP_BY_HOP.includes(name)) headers[name] = value;
+      });
+      const body = request.method === 'POST' ? new Uint8Array(await request.arrayBuffer()) : undefined;
+      const forwarded = { path: `${url.pathname}${url.search}`, method: request.method, headers, ...(body && { body }), signal: request.signal };
+      return sendToNode(record.node, forwarded, deadlineMs).catch((error: unknown) => {
+        if (request.signal.aborted || !(error instanceof OwnerUnreachable)) throw error;
+        // Reached but silent (paused, hung): it still holds the MCP session, which a retry finds.
+        if (error.silentMs) throw ownerUnavailable(`MCP session ${mcpSessionId}`, error);
+        // Refused or reset: the node is gone, and its MCP session with it. A 404 is what tells an MCP client to initialize a new session.
         throw new DeckhandError('session_not_found', `MCP session ${mcpSessionId} was held by a node that stopped answering: initialize a new one (and call start with your sessionId to re-attach)`);
       });
-      const back = new Headers(answer.headers);
-      for (const name of HOP_BY_HOP) back.delete(name);
-      back.delete('content-encoding');
-      return new Response(answer.body, { status: answer.status, headers: back });
     },
   };
 }

@@ -1,11 +1,12 @@
 // MCP tools on a browser session another node holds. An MCP session on this node that attaches to it
 // (`start {sessionId}`) sends each tool call to the owner's internal surface, which runs it on the
 // session, for the project this node authenticated, and answers how its result reads (a ToolView).
+// Each call has the forward deadline: an owner that does not take it in time fails the call (retry), and never runs it.
 import { DeckhandError, isDeckhandError, toolCatalog, viewOf, type SessionManager, type ToolView } from '@deckhand/core';
 import type { DrivenSession, RemoteSessions } from '@deckhand/mcp';
 import type { ClusterSecret } from './cluster-secret';
 import { INTERNAL_PREFIX } from './keys';
-import { clusterUnavailable } from './redis';
+import { ownerUnavailable, OwnerUnreachable, sendToNode } from './forward';
 import { refusalFrom } from './remote-channel';
 
 /** The owner's route for one tool call, under the internal prefix. */
@@ -28,12 +29,12 @@ export async function serveToolCall(sessions: SessionManager, request: Request, 
   return Response.json(viewOf(tool, await session.runTool(tool, parsed.data, { signal: request.signal })));
 }
 
-/** The calling side: `start {sessionId}` on a node that does not hold the session. */
-export function remoteSessions(ownerOf: OwnerOf, secret: ClusterSecret): RemoteSessions {
+/** The calling side: `start {sessionId}` on a node that does not hold the session; `deadlineMs`: the forward deadline (DECKHAND_FORWARD_DEADLINE_MS). */
+export function remoteSessions(ownerOf: OwnerOf, secret: ClusterSecret, deadlineMs: number): RemoteSessions {
   return {
     async attach(projectId, sessionId) {
       if (!(await ownerOf(projectId, sessionId))) return undefined;
-      const session = new RemoteSession(projectId, sessionId, ownerOf, secret);
+      const session = new RemoteSession(projectId, sessionId, ownerOf, secret, deadlineMs);
       // The registry may lag behind the owner: its own 404 or 410 answers the start.
       await session.call('GET', `/v1/sessions/${encodeURIComponent(sessionId)}`);
       return session;
@@ -50,6 +51,7 @@ class RemoteSession implements DrivenSession {
     readonly id: string,
     private readonly ownerOf: OwnerOf,
     private readonly secret: ClusterSecret,
+    private readonly deadlineMs: number,
   ) {}
 
   get live(): boolean {
@@ -79,14 +81,16 @@ class RemoteSession implements DrivenSession {
     try {
       const owner = await this.ownerOf(this.projectId, this.id);
       if (!owner) throw new DeckhandError('session_not_found', `Session ${this.id} not found`);
-      const answer = await fetch(`${owner}${INTERNAL_PREFIX}${path}`, {
+      const request = {
+        path: `${INTERNAL_PREFIX}${path}`,
         method,
         headers: { ...this.secret.headersFor(this.projectId), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        ...(signal ? { signal } : {}),
-      }).catch((error: unknown) => {
-        if (signal?.aborted) throw error;
-        throw clusterUnavailable(`the node that holds session ${this.id} did not answer`);
+        ...(body === undefined ? {} : { body: Buffer.from(JSON.stringify(body)) }),
+        ...(signal && { signal }),
+      };
+      const answer = await sendToNode(owner, request, this.deadlineMs).catch((error: unknown) => {
+        if (signal?.aborted || !(error instanceof OwnerUnreachable)) throw error;
+        throw ownerUnavailable(`session ${this.id}`, error);
       });
       const text = await answer.text();
       if (!answer.ok) throw refusalFrom(answer.status, text);

@@ -51,7 +51,7 @@ export function sharedState(coreConfig: CoreConfig, cluster: ClusterConfig | und
     rates: redisProjectRates(redis),
     liveSecret: createHmac('sha256', cluster.secret).update('deckhand live and devtools links').digest(),
     ended,
-    mcpSessions: redisMcpSessions({ redis, nodeUrl: node.url, idleMs: node.mcpIdleMs, onError: (message) => logger.debug(message) }),
+    mcpSessions: redisMcpSessions({ redis, nodeUrl: node.url, idleMs: node.mcpIdleMs, deadlineMs: cluster.forwardDeadlineMs, onError: (message) => logger.debug(message) }),
     close: () => slots.close(),
   };
 }
