@@ -108,6 +108,11 @@ function pageCrashed({ url, cause }: LostPage): DeckhandError {
   return new DeckhandError('unprocessable', `The page ${what} at ${url || 'about:blank'}; the session goes on in a blank page: navigate to continue`);
 }
 
+/** A tab the page opened after the last action had settled (active-page.ts): where it is, and how to get there. */
+function unfollowedTab(url: string, current: string): string {
+  return `The page opened a tab on its own after the last action had settled (${url || 'about:blank'}); the session stays on ${current || 'about:blank'}: select the tab (the MCP tabs tool) or navigate to its address to work there`;
+}
+
 /** What history records for an unexpected error: its detail is for the server log only. */
 const UNEXPECTED_RECORD = 'Unexpected error (the detail is in the server log)';
 
@@ -398,7 +403,10 @@ export class Session {
           if (method !== 'navigate') throw pageCrashed(crashedBefore);
           ctx.log?.({ category: 'session', message: pageCrashed(crashedBefore).message, level: 1 });
         }
-        const result = maskSecretsDeep(await deadline.race(operation(this.#scope(ctx, page, record, deadline))), this.#secrets.values);
+        const scope = this.#scope(ctx, page, record, deadline);
+        // A tab no action followed did not take the session's page from under the caller: this operation says it is there.
+        for (const tab of this.#pages.takeUnfollowed()) scope.log({ category: 'session', message: unfollowedTab(tab.url(), page.url()), level: 1 });
+        const result = maskSecretsDeep(await deadline.race(operation(scope)), this.#secrets.values);
         // An operation that outlived its page's crash (an act that reports "no element") is answered as the crash.
         const crashedDuring = this.#pages.takeCrash();
         if (crashedDuring !== undefined) throw pageCrashed(crashedDuring);
