@@ -108,9 +108,11 @@ function pageCrashed({ url, cause }: LostPage): DeckhandError {
   return new DeckhandError('unprocessable', `The page ${what} at ${url || 'about:blank'}; the session goes on in a blank page: navigate to continue`);
 }
 
-/** A tab the page opened after the last action had settled (active-page.ts): where it is, and how to get there. */
-function unfollowedTab(url: string, current: string): string {
-  return `The page opened a tab on its own after the last action had settled (${url || 'about:blank'}); the session stays on ${current || 'about:blank'}: select the tab (the MCP tabs tool) or navigate to its address to work there`;
+/** Tabs opened after the last action had settled (active-page.ts): where they are (the first few), and how to get there. */
+function unfollowedTabs(urls: string[], current: string): string {
+  const named = urls.slice(0, 3).map((url) => url || 'about:blank').join(', ') + (urls.length > 3 ? ` and ${urls.length - 3} more` : '');
+  const what = urls.length === 1 ? 'a tab' : `${urls.length} tabs`;
+  return `The page opened ${what} on its own after the last action had settled (${named}); the session stays on ${current || 'about:blank'}: select a tab (the MCP tabs tool) or navigate to its address to work there`;
 }
 
 /** What history records for an unexpected error: its detail is for the server log only. */
@@ -405,7 +407,8 @@ export class Session {
         }
         const scope = this.#scope(ctx, page, record, deadline);
         // A tab no action followed did not take the session's page from under the caller: this operation says it is there.
-        for (const tab of this.#pages.takeUnfollowed()) scope.log({ category: 'session', message: unfollowedTab(tab.url(), page.url()), level: 1 });
+        const unfollowed = this.#pages.takeUnfollowed();
+        if (unfollowed.length > 0) scope.log({ category: 'session', message: unfollowedTabs(unfollowed.map((tab) => tab.url()), page.url()), level: 1 });
         const result = maskSecretsDeep(await deadline.race(operation(scope)), this.#secrets.values);
         // An operation that outlived its page's crash (an act that reports "no element") is answered as the crash.
         const crashedDuring = this.#pages.takeCrash();
