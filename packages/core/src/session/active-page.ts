@@ -1,10 +1,10 @@
 // Tracks the page a session acts on: a tab an action opened (the settle hands it over, dom/action-tabs.ts)
 // becomes active; one the page opens on its own later stays behind the active page, and the next
 // operation is told of it (takeUnfollowed). When the active page closes, the most recently opened page
-// that is still open takes over. A page
-// whose renderer dies (out of memory, Page.crash) is dropped the same way and remembered until an
-// operation reports it (takeCrash): a crashed page answers nothing, and kept active it failed every
-// operation after it. A page that stopped responding (a script that never yields) is dropped alike.
+// that is still open takes over. A page whose renderer dies (out of memory, Page.crash) is dropped the
+// same way and remembered until an operation reports it (takeCrash): a crashed page answers nothing, and
+// kept active it failed every operation after it. A page that stopped responding (a script that never
+// yields) is dropped alike.
 import type { BrowserContext, Page } from 'playwright-core';
 import { onActionTab } from '../dom/action-tabs.js';
 
@@ -56,7 +56,7 @@ export class ActivePage {
 
   /** The tabs opened since the last call that no action followed and are still open, once. */
   takeUnfollowed(): Page[] {
-    const unfollowed = this.unfollowed.filter((page) => this.open.includes(page));
+    const unfollowed = this.unfollowed;
     this.unfollowed = [];
     return unfollowed;
   }
@@ -87,6 +87,7 @@ export class ActivePage {
     const drop = () => {
       const index = this.open.indexOf(page);
       if (index >= 0) this.open.splice(index, 1);
+      this.unfollowed = this.unfollowed.filter((other) => other !== page);
     };
     page.once('close', drop);
     page.once('crash', () => this.lose(page, 'crashed'));
