@@ -10,6 +10,7 @@ import { activityOf, firstLookOnInput, restartsOnInput, startWatch, type FirstLo
 import { NetworkMonitor } from './network-monitor.js';
 import type { PressOutcome } from './press-watch.js';
 import { followPageTargets, pageTargetsIn } from './page-targets.js';
+import { handActionTab } from './action-tabs.js';
 
 export interface SettleOptions {
   /** The DOM must have stopped changing this long (and nothing the action started be pending). */
@@ -81,6 +82,8 @@ export class ActionSettle {
   /** How the action's press ended in each watched frame, as its first look after the action saw it. */
   private presses: Promise<Map<Frame, PressOutcome | undefined>>;
   private pressesSeen = (_seen: Map<Frame, PressOutcome | undefined>) => {};
+  /** Since when the browser has had a tab Playwright has not announced. */
+  private unannouncedSince?: number;
 
   private constructor(
     private readonly page: Page,
@@ -135,8 +138,9 @@ export class ActionSettle {
   }
 
   /**
-   * The action ran: waits until a tab it opened is adopted, then follows the rest in the background
-   * (see calm and done), owed to the context's next operation until it has settled.
+   * The action ran: waits until a tab it opened is announced, then follows the rest in the background
+   * (see calm and done), owed to the context's next operation until it has settled. Each tab opened
+   * until then (at once or later) is handed to the session as the action's (action-tabs.ts).
    */
   async actionDone(options: SettleOptions): Promise<void> {
     const opened = await waitForOpenedTabs(this.page, this.tabsBefore, Math.min(options.timeoutMs, ANNOUNCE_MAX_MS));
@@ -168,9 +172,18 @@ export class ActionSettle {
     const until = Date.now() + timeoutMs;
     const remaining = () => Math.max(1, until - Date.now());
     const loadedDocument = (tab: Page) => tab.waitForLoadState('domcontentloaded', { timeout: remaining() }).catch(() => undefined);
-    let tabsLoaded = false;
+    // A tab opened while the settle follows the page (at once, or by a timer or message the action set going) is the action's.
+    const followed = new Set<Page>();
+    let loading = 0;
+    const followTab = (tab: Page) => {
+      if (followed.has(tab)) return;
+      followed.add(tab);
+      handActionTab(tab);
+      loading++;
+      void loadedDocument(tab).then(() => loading--);
+    };
+    opened.forEach(followTab);
     let first = true;
-    void Promise.all(opened.map(loadedDocument)).then(() => (tabsLoaded = true));
     try {
       while (!this.stopped && Date.now() < until && !this.page.isClosed()) {
         // The first look waits until the page has run what the input queued (a toggle event, a form's navigation).
@@ -182,7 +195,8 @@ export class ActionSettle {
         first = false;
         // No watch in the main frame: a navigation replaced its document, which must be parsed first.
         if (activities[0] === null) await loadedDocument(this.page);
-        const nothingPending = tabsLoaded && this.network.idle(RESPONSE_GRACE_MS) && activities.every((activity) => !activity?.pending);
+        const tabPending = await this.tabsOpenedMeanwhile(followTab);
+        const nothingPending = !tabPending && loading === 0 && this.network.idle(RESPONSE_GRACE_MS) && activities.every((activity) => !activity?.pending);
         if (nothingPending) calmed(true);
         if (nothingPending && activities.every((activity) => activity === null || activity.quietMs >= quietMs)) {
           this.ended = true;
@@ -204,6 +218,22 @@ export class ActionSettle {
     this.dropFirstLook();
     this.pressesSeen(new Map());
     return false;
+  }
+
+  /**
+   * Follows the tabs opened since the action that Playwright has announced; true while the browser has
+   * a tab Playwright has not announced yet (for at most ANNOUNCE_MAX_MS: one it never announces is not waited for).
+   */
+  private async tabsOpenedMeanwhile(follow: (tab: Page) => void): Promise<boolean> {
+    const context = this.page.context();
+    for (const tab of context.pages()) if (!this.tabsBefore.has(tab)) follow(tab);
+    const targets = await pageTargetsIn(context, await browserContextIdOf(this.page));
+    if (targets === null || targets <= context.pages().length) {
+      this.unannouncedSince = undefined;
+      return false;
+    }
+    this.unannouncedSince ??= Date.now();
+    return Date.now() - this.unannouncedSince < ANNOUNCE_MAX_MS;
   }
 
   private dropFirstLook(): void {

@@ -108,6 +108,13 @@ function pageCrashed({ url, cause }: LostPage): DeckhandError {
   return new DeckhandError('unprocessable', `The page ${what} at ${url || 'about:blank'}; the session goes on in a blank page: navigate to continue`);
 }
 
+/** Tabs opened after the last action had settled (active-page.ts): where they are (the first few), and how to get there. */
+function unfollowedTabs(urls: string[], current: string): string {
+  const named = urls.slice(0, 3).map((url) => url || 'about:blank').join(', ') + (urls.length > 3 ? ` and ${urls.length - 3} more` : '');
+  const what = urls.length === 1 ? 'a tab' : `${urls.length} tabs`;
+  return `The page opened ${what} on its own after the last action had settled (${named}); the session stays on ${current || 'about:blank'}: select a tab (the MCP tabs tool) or navigate to its address to work there`;
+}
+
 /** What history records for an unexpected error: its detail is for the server log only. */
 const UNEXPECTED_RECORD = 'Unexpected error (the detail is in the server log)';
 
@@ -398,7 +405,11 @@ export class Session {
           if (method !== 'navigate') throw pageCrashed(crashedBefore);
           ctx.log?.({ category: 'session', message: pageCrashed(crashedBefore).message, level: 1 });
         }
-        const result = maskSecretsDeep(await deadline.race(operation(this.#scope(ctx, page, record, deadline))), this.#secrets.values);
+        const scope = this.#scope(ctx, page, record, deadline);
+        // A tab no action followed did not take the session's page from under the caller: this operation says it is there.
+        const unfollowed = this.#pages.takeUnfollowed();
+        if (unfollowed.length > 0) scope.log({ category: 'session', message: unfollowedTabs(unfollowed.map((tab) => tab.url()), page.url()), level: 1 });
+        const result = maskSecretsDeep(await deadline.race(operation(scope)), this.#secrets.values);
         // An operation that outlived its page's crash (an act that reports "no element") is answered as the crash.
         const crashedDuring = this.#pages.takeCrash();
         if (crashedDuring !== undefined) throw pageCrashed(crashedDuring);

@@ -1,6 +1,6 @@
 // The session's tabs as one tool (as Playwright MCP's browser_tabs): list them, open a new one,
-// choose the one the next tools act on, or close one. A tab the page opens itself (a popup) becomes
-// active on its own (session/active-page.ts); this is for a client that wants another.
+// choose the one the next tools act on, or close one. A tab an action opens (a popup) becomes active on
+// its own (session/active-page.ts); this is for a client that wants another, or one the page opened later.
 import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import { DeckhandError } from '../errors.js';
