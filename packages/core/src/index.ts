@@ -10,7 +10,7 @@ export type { OpContext, OperationScope } from './scope/operation-scope.js';
 export { defineTool, viewOf, type Tool, type ToolCapability, type ToolView } from './tools/tool.js';
 export { inCapabilities, toolCatalog, toolNamed } from './tools/catalog.js';
 export { findChromium } from './browser/chromium/chromium-path.js';
-export { startLeftoverSweeps, sweepDeadProcessLeftovers, LEFTOVER_SWEEP_MS, type LeftoverSweep } from './host/dead-process-leftovers.js';
+export { startLeftoverSweeps, sweepDeadProcessLeftovers, type LeftoverSweep } from './host/dead-process-leftovers.js';
 export type { CdpChannel } from './browser/cdp/cdp-mux.js';
 export { parseCdpCommand, type CdpMessage } from './browser/cdp/cdp-message.js';
 export { bridgeWebSocket, CdpRelay, servePrivateCdp, type PrivateCdpEndpoint, type RelaySocket } from './browser/cdp/cdp-websocket.js';

@@ -11,7 +11,7 @@ import { sweepStaleTempDirs } from '../browser/chromium/temp-dirs.js';
 import { ownerGone } from './process-owner.js';
 
 /** A running process sweeps again this often (cheap when there is nothing to remove, see bench/replay-sweep.ts). */
-export const LEFTOVER_SWEEP_MS = 15 * 60_000;
+const LEFTOVER_SWEEP_MS = 15 * 60_000;
 
 /** The folders of a project that hold one directory per process, named for it: `<project>/<folder>/<owner>/<session>/`. */
 const OWNED_FOLDERS = ['replays', 'files', 'downloads'] as const;
