@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 function freshDataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'deckhand-dead-pictures-'));
+  const dir = mkdtempSync(join(tmpdir(), 'deckhand-dead-leftovers-'));
   dataDirs.push(dir);
   return dir;
 }
@@ -104,7 +104,7 @@ const pictureDirs = (dataDir: string) => dirsHolding(dataDir, 'replays', (name) 
 /** The directories holding sessions' files: sent ones, then downloads. */
 const fileDirs = (dataDir: string) => [...dirsHolding(dataDir, 'files', (name) => name === 'sent.txt'), ...dirsHolding(dataDir, 'downloads', (name) => name === 'note.txt')];
 
-/** The owner name (replay-owner.ts) of a process that ran on this machine and is gone. */
+/** The owner name (host/process-owner.ts) of a process that ran on this machine and is gone. */
 async function deadOwner(): Promise<{ owner: string; host: string; boot: string; pidAndStart: string }> {
   const host = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
   const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim().replaceAll('-', '');
