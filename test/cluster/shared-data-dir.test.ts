@@ -1,12 +1,13 @@
 // Nodes of a cluster on one machine share a data directory: a node that starts keeps the replay pictures
-// of live nodes (an ended session's pictures are served by its node, through any other, while it lives)
-// and removes those of a node that was killed, which nothing serves any more (410).
+// and session files of live nodes (an ended session's pictures are served by its node, through any other,
+// while it lives; a live session's files too) and removes those of a node that was killed, which nothing
+// serves any more (410).
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startNode, type NodeProcess } from '../support/node-process';
-import { call, startCluster, startSession, type Cluster } from './three-nodes';
+import { call, KEYS, startCluster, startSession, type Cluster } from './three-nodes';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'deckhand-shared-data-'));
 let cluster: Cluster;
@@ -31,27 +32,43 @@ async function endedWithPicture(node: { url: string }, via: { url: string }): Pr
 
 const picture = (node: { url: string }, sessionId: string) => call(node, 'GET', `/v1/sessions/${sessionId}/replay/picture?step=1`);
 
-/** The session directories under the project's replays directory, whatever owner directory holds them. */
-function sessionDirs(): string[] {
-  const replays = join(dataDir, 'alpha', 'replays');
-  return readdirSync(replays).flatMap((owner) => readdirSync(join(replays, owner)));
+/** A live session of `node` holding a file sent to it through `via`. */
+async function liveWithFile(node: { url: string }, via: { url: string }): Promise<string> {
+  const { sessionId } = await startSession(node);
+  const sent = await fetch(`${via.url}/v1/sessions/${sessionId}/files?name=sent.txt`, { method: 'POST', headers: { 'x-bb-api-key': KEYS.alpha, 'content-type': 'application/octet-stream' }, body: sessionId });
+  expect(sent.status).toBe(200);
+  return sessionId;
 }
 
-it('a node that starts keeps the pictures of live nodes and removes those of a node that was killed', async () => {
+const sentFiles = async (node: { url: string }, sessionId: string) => (await call(node, 'GET', `/v1/sessions/${sessionId}/files`)).body.data?.files.map((file: { name: string }) => file.name);
+
+/** The session directories under one of the project's folders, whatever owner directory holds them. */
+function sessionDirs(folder = 'replays'): string[] {
+  const top = join(dataDir, 'alpha', folder);
+  return readdirSync(top).flatMap((owner) => readdirSync(join(top, owner)));
+}
+
+it('a node that starts keeps the pictures and files of live nodes and removes those of a node that was killed', async () => {
   const [a, b] = cluster.nodes as [NodeProcess, NodeProcess];
   const onA = await endedWithPicture(a, b);
   const onB = await endedWithPicture(b, a);
+  const filesOnA = await liveWithFile(a, b);
+  const filesOnB = await liveWithFile(b, a);
   await expect.poll(async () => (await picture(b, onA)).status, { timeout: 5_000 }).toBe(200);
 
   const c = await startNode(cluster.env);
   later.push(c);
   expect(sessionDirs().sort()).toEqual([onA, onB].sort());
+  expect(sessionDirs('files').sort()).toEqual([filesOnA, filesOnB].sort());
   for (const node of [b, c]) expect((await picture(node, onA)).status).toBe(200);
   for (const node of [a, c]) expect((await picture(node, onB)).status).toBe(200);
+  for (const node of [a, b, c]) for (const id of [filesOnA, filesOnB]) expect(await sentFiles(node, id)).toEqual(['sent.txt']);
 
   await a.stop('SIGKILL');
   const d = await startNode(cluster.env);
   later.push(d);
   expect(sessionDirs()).toEqual([onB]);
+  expect(sessionDirs('files')).toEqual([filesOnB]);
   expect((await picture(d, onB)).status).toBe(200);
+  expect(await sentFiles(d, filesOnB)).toEqual(['sent.txt']);
 }, 300_000);

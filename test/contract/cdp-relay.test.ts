@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { PROCESS_OWNER } from '../../packages/core/src/host/process-owner';
 import { loadServerConfig } from '@deckhand/server';
 import { driverFor } from '../support/drivers';
 import { ALLOW_FIXTURES } from '../support/fixture-server';
@@ -85,7 +86,7 @@ describe('CDP relay', () => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
       expect(download.suggestedFilename()).toBe('note.txt');
       // Saved on the server, in the session's downloads directory (Playwright named it for its own folder).
-      const mine = join(dataDir, 'project-a', 'downloads', id);
+      const mine = join(dataDir, 'project-a', 'downloads', PROCESS_OWNER, id);
       const saved = () => readdirSync(mine).filter((name) => !name.endsWith('.crdownload'));
       await expect.poll(() => saved().map((name) => readFileSync(join(mine, name), 'utf8')), { timeout: 10_000 }).toEqual(['relay-download']);
       await page.close();
@@ -94,7 +95,7 @@ describe('CDP relay', () => {
     }
     expectOk(await ctx.api.call('endSession', { id }));
     // The session's downloads go with it, as the browser's own downloads folder does.
-    await expect.poll(() => existsSync(join(dataDir, 'project-a', 'downloads', id)), { timeout: 10_000 }).toBe(false);
+    await expect.poll(() => existsSync(join(dataDir, 'project-a', 'downloads', PROCESS_OWNER, id)), { timeout: 10_000 }).toBe(false);
   });
 
   it('refuses a missing, forged or borrowed token with 401, and an ended session with 410', async () => {

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROCESS_OWNER } from '../../packages/core/src/host/process-owner';
 import { expectError, expectOk, START_BODY } from '../support/contract';
 import { driverFor, type Driver } from '../support/drivers';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -57,14 +58,14 @@ async function startDownloads(): Promise<Downloads> {
 }
 
 /** Files under the downloads folders of this process's browsers. */
-/** Files in the browsers' own download folders and in the sessions' (`<dataDir>/<project>/downloads/<session>/`, where a finished download is moved). */
+/** Files in the browsers' own download folders and in the sessions' (`<dataDir>/<project>/downloads/<owner>/<session>/`, where a finished download is moved). */
 function downloadedFiles(): Array<{ path: string; size: number }> {
   const prefix = `deckhand-profile-${process.pid}.`;
   const filesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).map((file) => join(dir, file)) : []);
   const browsers = readdirSync(tmpdir())
     .filter((name) => name.startsWith(prefix))
     .map((name) => join(tmpdir(), name, 'downloads'));
-  const sessions = readdirSync(dataDir).flatMap((project) => filesIn(join(dataDir, project, 'downloads')));
+  const sessions = readdirSync(dataDir).flatMap((project) => filesIn(join(dataDir, project, 'downloads', PROCESS_OWNER)));
   return [...browsers, ...sessions]
     .flatMap(filesIn)
     .map((path) => ({ path, size: existsSync(path) ? statSync(path).size : 0 }));

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PROCESS_OWNER } from '../../packages/core/src/host/process-owner';
 import { expectOk, START_BODY, useContract } from '../support/contract';
 import { rawCdp, type CdpReply } from '../support/raw-cdp';
 
@@ -112,7 +113,7 @@ describe.each(WAYS)('through %s', (_name, open) => {
       expect((await way.page('Page.navigate', { url: `data:text/html,${encodeURIComponent(html)}` })).error).toBeUndefined();
       await expect.poll(async () => (await pageText(way)).includes('download'), { timeout: 10_000 }).toBe(true);
       await way.page('Runtime.evaluate', { expression: 'document.querySelector("a").click()', userGesture: true });
-      const mine = join(dataDir, 'project-a', 'downloads', way.sessionId);
+      const mine = join(dataDir, 'project-a', 'downloads', PROCESS_OWNER, way.sessionId);
       await expect.poll(() => finishedFiles(drop).length + finishedFiles(mine).length, { timeout: 10_000 }).toBeGreaterThan(0);
       expect(readdirSync(drop)).toEqual([]);
       const [file] = finishedFiles(mine);

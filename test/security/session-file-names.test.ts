@@ -7,6 +7,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROCESS_OWNER } from '../../packages/core/src/host/process-owner';
 import { expectError, expectOk, START_BODY } from '../support/contract';
 import { driverFor, type Driver } from '../support/drivers';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -81,8 +82,8 @@ describe('session file names', () => {
   it('neither lists, reads, deletes nor writes through a symlink placed in a session folder', async () => {
     expectOk(await api.call('listDownloads', { id }));
     expectOk(await api.call('uploadFile', { id, query: { name: 'real.txt' }, raw: new TextEncoder().encode('real') }));
-    const downloads = join(dataDir, 'files', 'downloads', id);
-    const uploads = join(dataDir, 'files', 'files', id);
+    const downloads = join(dataDir, 'files', 'downloads', PROCESS_OWNER, id);
+    const uploads = join(dataDir, 'files', 'files', PROCESS_OWNER, id);
     symlinkSync(secret, join(downloads, 'leak.txt'));
     symlinkSync(secret, join(uploads, 'leak.txt'));
 

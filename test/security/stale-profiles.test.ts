@@ -44,7 +44,7 @@ describe('stale temporary profiles', () => {
       expect(existsSync(dead!)).toBe(false);
       expect(existsSync(reusedDir!)).toBe(false);
       expect(existsSync(join(liveDir!, 'downloads', 'big.bin'))).toBe(true);
-      expect(server.logs.join('\n')).toMatch(/removed temporary directories left by processes that are gone/);
+      expect(server.logs.join('\n')).toMatch(/removed what processes that are gone left behind.*"temporaryDirectories"/);
     } finally {
       await server.close();
     }

@@ -42,11 +42,10 @@ export function localBackend(o: ResolvedOptions, { cdpUrl, onModelCall }: LocalH
 
   return {
     async start(): Promise<Started> {
-      const { createSessionManager, loadCoreConfigFromEnv, servePrivateCdp, sweepReplayPictures, sweepStaleTempDirs }: Core = await import('@deckhand/core');
-      await sweepStaleTempDirs();
+      const { createSessionManager, loadCoreConfigFromEnv, servePrivateCdp, startLeftoverSweeps }: Core = await import('@deckhand/core');
       // One developer on their own machine: loopback and private networks are reachable.
       const config = loadCoreConfigFromEnv(process.env, { shared: false });
-      await sweepReplayPictures(config.dataDir, { flat: true });
+      await startLeftoverSweeps(config);
       const manager = createSessionManager({ ...config, cacheDir: o.enableCaching ? o.cacheDir : '' });
       const attachTo = cdpUrl?.();
       const session = await manager.start(

@@ -2,7 +2,7 @@
 // Streamable HTTP at /mcp; or, with DECKHAND_API_URL and DECKHAND_API_KEY, stdio relayed to a remote
 // Deckhand's /mcp. Logs go to stderr (stdout is the stdio protocol's).
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { createSessionManager, DeckhandError, DEFAULT_MODEL, isDeckhandError, loadCoreConfigFromEnv, sweepReplayPictures } from '@deckhand/core';
+import { createSessionManager, DeckhandError, DEFAULT_MODEL, isDeckhandError, loadCoreConfigFromEnv, startLeftoverSweeps } from '@deckhand/core';
 import { ActiveSession } from './active-session.js';
 import { cliOptions } from './cli-options.js';
 import { MCP_SERVER_VERSION } from './index.js';
@@ -23,8 +23,9 @@ async function main(): Promise<void> {
   checkSessionOptions(options, DEFAULT_MODEL, '--proxies');
   if (options.verified) warn('--verified has no counterpart in Deckhand: accepted, and ignored');
   const config = loadCoreConfigFromEnv(env, { shared: false });
-  // Replay pictures of a run killed outright (an MCP client ending it hard) would stay on disk for good.
-  await sweepReplayPictures(config.dataDir, { flat: true });
+  // What a run killed outright (an MCP client ending it hard) left would stay on disk for good; a self-hosted
+  // run lives long, and another run on the data directory may die any time.
+  const leftoverSweeps = await startLeftoverSweeps(config, { repeat: true });
   const sessions = createSessionManager(config);
   const onUnexpectedError = (error: unknown, tool: string) => warn(`${tool}: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
 
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
     close = () => server.close();
   }
   onShutdown(async () => {
+    leftoverSweeps.stop();
     await close().catch(() => undefined);
     await sessions.shutdown();
   }, port === undefined);

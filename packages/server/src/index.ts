@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { createSessionManager, findChromium, loadCoreConfigFromEnv, REPLAY_SWEEP_MS, sweepReplayPictures, sweepStaleTempDirs, type ReplaySweep } from '@deckhand/core';
+import { createSessionManager, findChromium, loadCoreConfigFromEnv, startLeftoverSweeps } from '@deckhand/core';
 import { createApp } from './app';
 import { createCdpProxy } from './cdp-proxy';
 import { createDevtoolsLinks } from './live-page/devtools-link';
@@ -39,14 +39,8 @@ export async function startServer(
   const coreConfig = loadCoreConfigFromEnv(env, { shared: config.apiKeys.size > 0 });
   const logger = createLogger(config.logLevel, options.writeLog);
   const metrics = createServerMetrics();
-  // Profiles and downloads of a Deckhand process killed outright (kill -9) would stay on disk for good.
-  const swept = await sweepStaleTempDirs();
-  if (swept.length > 0) logger.info('removed temporary directories left by processes that are gone', { count: swept.length });
-  // Replay pictures of a server killed outright: nothing serves them, and they count toward the quota.
-  const sweptPictures = (removed: ReplaySweep) => removed.owners + removed.flat > 0 && logger.info('removed replay pictures left by servers that are gone', { ...removed });
-  sweptPictures(await sweepReplayPictures(coreConfig.dataDir, { flat: true }));
-  const pictureSweeps = setInterval(() => void sweepReplayPictures(coreConfig.dataDir).then(sweptPictures), REPLAY_SWEEP_MS);
-  pictureSweeps.unref();
+  // What a process killed outright (kill -9) left would stay on disk for good, counting toward quotas.
+  const leftoverSweeps = await startLeftoverSweeps(coreConfig, { repeat: true, onSwept: (removed) => logger.info('removed what processes that are gone left behind', removed) });
   logger.info(coreConfig.browserIdentity.summary);
   // Only a node of a cluster connects anywhere; the embedded default holds everything in memory.
   const redis = config.cluster ? connectRedis(config.cluster.redisUrl, logger) : undefined;
@@ -110,7 +104,7 @@ export async function startServer(
     url,
     port: server.port,
     async close() {
-      clearInterval(pictureSweeps);
+      leftoverSweeps.stop();
       // A node of a cluster lets running operations finish first (drain), and leaves the registry once its sessions ended.
       await cluster?.drain();
       await mcp.close();

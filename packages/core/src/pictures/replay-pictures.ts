@@ -1,7 +1,7 @@
 // The replay's picture per operation: a small JPEG of the page as each operation left it, taken after
 // the operation has answered (the next operation that may change the page waits until it is taken, not
 // until it is written; the answer waits for neither), kept in the project's data directory (so it counts
-// toward the project's disk quota) under this process's owner directory (replay-owner.ts), and bounded
+// toward the project's disk quota) under this process's owner directory (host/process-owner.ts), and bounded
 // in size and count.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { sendCdp } from '../browser/cdp/cdp-session.js';
 import { within } from '../browser/chromium/launch-chromium.js';
 import { confinedDirectory, projectDirName } from '../browser/project-data/project-data-dir.js';
-import { REPLAY_OWNER } from './replay-owner.js';
+import { PROCESS_OWNER } from '../host/process-owner.js';
 import type { ReplayAction } from '../types.js';
 
 /** Small enough to keep hundreds per session, legible enough to follow what happened. */
@@ -82,7 +82,7 @@ export class ReplayPictures {
   }
 
   async #directory(): Promise<string | undefined> {
-    const made = await confinedDirectory(await this.projectDir(), `replays/${REPLAY_OWNER}/${projectDirName(this.sessionId)}`);
+    const made = await confinedDirectory(await this.projectDir(), `replays/${PROCESS_OWNER}/${projectDirName(this.sessionId)}`);
     return 'path' in made ? made.path : undefined;
   }
 }

@@ -1,11 +1,13 @@
-// A session's files: what its pages downloaded (<project>/downloads/<session>/, where the relay sends
-// downloads too) and what a client sent it for its pages to upload (<project>/files/<session>/); both
-// count toward the project's disk and go with the session.
+// A session's files: what its pages downloaded (<project>/downloads/<owner>/<session>/, where the relay
+// sends downloads too) and what a client sent it for its pages to upload (<project>/files/<owner>/<session>/);
+// both count toward the project's disk and go with the session, or, if this process is killed, with the
+// next process's sweep (<owner> names this process: host/process-owner.ts).
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Download, Page } from 'playwright-core';
 import { confinedDirectory, giveToBrowserUser, projectDirName } from '../browser/project-data/project-data-dir.js';
 import type { CoreConfig } from '../config.js';
+import { PROCESS_OWNER } from '../host/process-owner.js';
 import { DeckhandError } from '../errors.js';
 import type { FileInfo } from '../types.js';
 import { checkFileName, FileFolder } from './file-folder.js';
@@ -125,7 +127,7 @@ export class SessionFiles {
 
   async #makeUploadsDir(): Promise<string> {
     const root = await this.scope.projectDir();
-    const made = await confinedDirectory(root, `files/${projectDirName(this.sessionId)}`);
+    const made = await confinedDirectory(root, `files/${PROCESS_OWNER}/${projectDirName(this.sessionId)}`);
     if ('problem' in made) throw new Error(`The session's files directory ${made.problem}`);
     const { user } = this.config.browserIdentity;
     if (user) await giveToBrowserUser(root, made.path, user);
