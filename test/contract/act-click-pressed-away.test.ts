@@ -5,6 +5,7 @@
 // its own button (the page acting on the press) is still done.
 import { describe, expect, it } from 'vitest';
 import { actResult, expectOk, useContract } from '../support/contract';
+import { NO_CACHE, resultOf } from '../support/episode-session';
 import { pageText } from '../support/page-log';
 
 const ctx = useContract();
@@ -46,6 +47,15 @@ describe('a click the page takes away on press without removing the element', ()
     expectOk(await ctx.api.call('endSession', { id }));
   });
 
+  it('does not let the agent report a covered click as done', async () => {
+    const id = await sessionIn('cover');
+    const reply = await ctx.api.call('agentExecute', { id, body: { agentConfig: { model: 'builtin/offline' }, executeOptions: { instruction: 'Click the click me box' } }, headers: NO_CACHE });
+    const result = resultOf(reply);
+    expect(result.success, result.message).toBe(false);
+    expect(await pageText(ctx.api, id, '#log')).toBe('nothing');
+    expectOk(await ctx.api.call('endSession', { id }));
+  });
+
   it('still answers success for a menu button that opens its menu over itself on mousedown', async () => {
     const id = await sessionIn('none');
     const spoken = await act(id, 'click the Options button');
@@ -55,6 +65,14 @@ describe('a click the page takes away on press without removing the element', ()
     const structured = await act(id, { selector: '#menu-button', method: 'click', description: 'the Options button' });
     expect(structured.success, structured.message).toBe(true);
     expect(await pageText(ctx.api, id, '#log')).toBe('menu open');
+    expectOk(await ctx.api.call('endSession', { id }));
+  });
+
+  it('still answers success for a modal menu that opens on pointerdown and makes the rest of the page inert', async () => {
+    const id = await sessionIn('none');
+    const result = await act(id, { selector: '#modal-menu-button', method: 'click', description: 'the Account button' });
+    expect(result.success, result.message).toBe(true);
+    expect(await pageText(ctx.api, id, '#log')).toBe('account menu open');
     expectOk(await ctx.api.call('endSession', { id }));
   });
 });
