@@ -18,7 +18,7 @@ async function sessionIn(mode: string): Promise<string> {
 }
 
 describe('a click the page takes away on press without removing the element', () => {
-  for (const [mode, what] of [['cover', 'covered'], ['relink', 'moved'], ['linkblank', 'moved']] as const) {
+  for (const [mode, what] of [['cover', 'covered'], ['relink', 'put it back'], ['linkblank', 'put it back']] as const) {
     it(`refuses a structured click on a box the page ${mode === 'cover' ? 'covers' : `wraps in a new link (${mode})`} as it is pressed`, async () => {
       const id = await sessionIn(mode);
       const result = await act(id, clickBox);

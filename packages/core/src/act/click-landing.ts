@@ -20,7 +20,7 @@ interface Landing {
 const DID: Partial<Record<PressOutcome, string>> = {
   detached: 'replaced (or removed) the element chosen',
   moved: 'moved the element chosen away from the pointer',
-  displaced: 'moved the element chosen within the document (out of it and back)',
+  displaced: 'took the element chosen out of the document and put it back',
   covered: 'covered the element chosen with another',
 };
 

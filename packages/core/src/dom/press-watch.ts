@@ -27,9 +27,9 @@ export function watchPresses(listen: typeof EventTarget.prototype.addEventListen
   type Press = { node: EventTarget; x: number; y: number; landed: boolean; displaced: boolean };
   let press: Press | undefined;
   const host = window as unknown as Record<string, unknown>;
-  // Whether `node` is `outer` or inside it, across shadow roots.
+  // Whether `node` is `outer` or inside it, across shadow roots (native contains per tree: removals can be many).
   const inside = (node: Node | null, outer: Node) => {
-    for (; node; node = node.parentNode ?? (node as ShadowRoot).host ?? null) if (node === outer) return true;
+    for (; node; node = (node.getRootNode() as Partial<ShadowRoot>).host ?? null) if (outer.contains(node)) return true;
     return false;
   };
   // Removals while a press is down (only then): the node pressed, or a subtree holding it, leaving its
