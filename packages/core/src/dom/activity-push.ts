@@ -16,7 +16,7 @@ export interface WatchStatus {
   press?: PressOutcome;
 }
 
-const PRESS_OUTCOMES: PressOutcome[] = ['landed', 'kept', 'detached', 'moved'];
+const PRESS_OUTCOMES: PressOutcome[] = ['landed', 'displaced', 'kept', 'covered', 'detached', 'moved'];
 
 type Listener = (pushed: WatchStatus) => void;
 const listeners = new WeakMap<Page, Set<Listener>>();

@@ -5,12 +5,15 @@
 
 export const POINTER_LISTENERS_KEY = '__deckhandPointerListeners';
 
-/** Mark bits: 1 the element listens for clicks (or presses), 2 for the pointer entering it. */
+/**
+ * Mark bits: 1 the element listens for clicks (or presses), 2 for the pointer entering it, 4 for the
+ * click or the release itself (what a press taken away from the element never gives it: click-landing.ts).
+ */
 export const LISTENER_HOOK_SCRIPT = `(() => {
   if (Object.prototype.hasOwnProperty.call(window, '${POINTER_LISTENERS_KEY}')) return;
   const marks = new WeakMap();
   Object.defineProperty(window, '${POINTER_LISTENERS_KEY}', { value: marks, enumerable: false });
-  const kinds = { click: 1, mousedown: 1, mouseup: 1, pointerdown: 1, pointerup: 1, dblclick: 1, mouseenter: 2, mouseover: 2, pointerenter: 2, pointerover: 2 };
+  const kinds = { click: 5, mousedown: 1, mouseup: 5, pointerdown: 1, pointerup: 5, dblclick: 1, mouseenter: 2, mouseover: 2, pointerenter: 2, pointerover: 2 };
   const add = EventTarget.prototype.addEventListener;
   EventTarget.prototype.addEventListener = function addEventListener(type, listener, options) {
     const kind = kinds[type];
