@@ -13,6 +13,7 @@ import { readFrame } from './frame-read.js';
 import { allowPushes, onPush, PUSH_BINDING, type WatchStatus } from './activity-push.js';
 import { watchPresses, type PressOutcome } from './press-watch.js';
 import { clickMayQueue } from './click-queue.js';
+import { watchStorage } from './storage-watch.js';
 
 /** A timer longer than this is not the action's immediate effect (a toast that hides itself, a poll). */
 const SHORT_TIMER_MS = 1_000;
@@ -340,6 +341,15 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
     });
     wrapMethod(NativeWorker.prototype, 'postMessage', (self) => awaitAnswer(self as Worker));
   }
+  // IndexedDB, Blob, body, FileReader and Cache work (storage-watch.ts), each pending until it ends: not
+  // bounded by the window once counted (a 60 MB write takes what it takes; the settle bound ends it).
+  let works = 0;
+  lib.watchStorage(() => {
+    if (!counted(0)) return undefined;
+    const id = 's' + String(++works);
+    pending.set(id, performance.now());
+    return () => pending.delete(id);
+  }, listen);
   // CSS transitions and animations the action started that end within a short timer's bound (their end
   // event is often what updates the page); an endless one (a spinner) is not the action's effect.
   const runningAnimations = (since: number) => {
@@ -452,7 +462,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   };
   Object.defineProperty(window, '__deckhandActivityWatch', { value: watch, enumerable: false, configurable: true });
   return true;
-}, { watchPresses, clickMayQueue });
+}, { watchPresses, clickMayQueue, watchStorage });
 
 const STATUS = ({ afterQueued, sincePrevious }: Required<ActivityRead>): WatchStatus | null | Promise<WatchStatus> => {
   type Watch = { status(sincePrevious: boolean): WatchStatus; statusAfterQueued(sincePrevious: boolean): Promise<WatchStatus> };
