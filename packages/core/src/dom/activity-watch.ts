@@ -1,7 +1,7 @@
 // What a page does in the moments after an action, seen from inside it: the short timers, intervals
 // and animation frames it schedules (a render delayed by setTimeout, rows added by an interval, a
-// route change drawn a frame later) and when its DOM last changed. Installed in a document by the first
-// act on it and kept for the document's life; each action restarts it, either by an evaluation before
+// route change drawn a frame later), the storage and blob work it starts (storage-watch.ts) and when its
+// DOM last changed. Installed in a document by the first act on it and kept for the document's life; each action restarts it, either by an evaluation before
 // the action or, once a settle has armed it, by the action's own first trusted input (no round trip),
 // and then the page pushes its status once that input's effects have run (activity-push.ts). The status
 // also tells how the action's press ended (press-watch.ts).
@@ -47,7 +47,7 @@ const IDLE_MAX_MS = 50;
 const STATUS_READ_MS = 1_000;
 
 export interface FrameActivity {
-  /** Counted timers and animation frames not yet run, and navigations to a new document not yet committed. */
+  /** Counted timers and animation frames not yet run, storage and blob work not yet ended, and navigations to a new document not yet committed. */
   pending: number;
   /** Milliseconds since the DOM (light or shadow) last changed. */
   quietMs: number;
