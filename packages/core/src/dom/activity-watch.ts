@@ -1,10 +1,11 @@
 // What a page does in the moments after an action, seen from inside it: the short timers, intervals
 // and animation frames it schedules (a render delayed by setTimeout, rows added by an interval, a
-// route change drawn a frame later), the storage and blob work it starts (storage-watch.ts) and when its
-// DOM last changed. Installed in a document by the first act on it and kept for the document's life; each action restarts it, either by an evaluation before
-// the action or, once a settle has armed it, by the action's own first trusted input (no round trip),
-// and then the page pushes its status once that input's effects have run (activity-push.ts). The status
-// also tells how the action's press ended (press-watch.ts).
+// route change drawn a frame later), the storage and blob work it starts (storage-watch.ts) and when
+// its DOM last changed. Installed in a document by the first act on it and kept for the document's
+// life; each action restarts it, either by an evaluation before the action or, once a settle has armed
+// it, by the action's own first trusted input (no round trip), and then the page pushes its status once
+// that input's effects have run (activity-push.ts). The status also tells how the action's press ended
+// (press-watch.ts).
 import { availableParallelism, loadavg } from 'node:os';
 import type { Frame, Page } from 'playwright-core';
 import { CHANNEL_PARTNERS_KEY } from '../browser/page-hooks/channel-hook.js';
