@@ -13,6 +13,8 @@ export type BeginWork = () => (() => void) | undefined;
  */
 export function watchStorage(begin: BeginWork, listen: typeof EventTarget.prototype.addEventListener): void {
   type Follow = (end: () => void, result: unknown, self: unknown) => void;
+  // Taken at install: a page that later replaces Promise or its then does not change how a read is followed.
+  const NativePromise = Promise;
   const then = Promise.prototype.then;
   // Calls `after` with what each call of the method returned, once the original has run (a call that throws started nothing).
   const onCall = (owner: object | undefined, name: string, after: (result: unknown, self: unknown) => void) => {
@@ -40,7 +42,7 @@ export function watchStorage(begin: BeginWork, listen: typeof EventTarget.protot
   };
   // A promise-returning read is pending until it settles (the page's own callbacks on it run after ours).
   const settles: Follow = (end, result) => {
-    if (result instanceof Promise) then.call(result, end, end);
+    if (result instanceof NativePromise) then.call(result, end, end);
     else end();
   };
   // A request or a transaction (what the call returned) is pending until one of its last events.
