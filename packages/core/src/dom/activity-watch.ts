@@ -1,10 +1,11 @@
 // What a page does in the moments after an action, seen from inside it: the short timers, intervals
 // and animation frames it schedules (a render delayed by setTimeout, rows added by an interval, a
-// route change drawn a frame later) and when its DOM last changed. Installed in a document by the first
-// act on it and kept for the document's life; each action restarts it, either by an evaluation before
-// the action or, once a settle has armed it, by the action's own first trusted input (no round trip),
-// and then the page pushes its status once that input's effects have run (activity-push.ts). The status
-// also tells how the action's press ended (press-watch.ts).
+// route change drawn a frame later), the storage and blob work it starts (storage-watch.ts) and when
+// its DOM last changed. Installed in a document by the first act on it and kept for the document's
+// life; each action restarts it, either by an evaluation before the action or, once a settle has armed
+// it, by the action's own first trusted input (no round trip), and then the page pushes its status once
+// that input's effects have run (activity-push.ts). The status also tells how the action's press ended
+// (press-watch.ts).
 import { availableParallelism, loadavg } from 'node:os';
 import type { Frame, Page } from 'playwright-core';
 import { CHANNEL_PARTNERS_KEY } from '../browser/page-hooks/channel-hook.js';
@@ -13,6 +14,7 @@ import { readFrame } from './frame-read.js';
 import { allowPushes, onPush, PUSH_BINDING, type WatchStatus } from './activity-push.js';
 import { watchPresses, type PressOutcome } from './press-watch.js';
 import { clickMayQueue } from './click-queue.js';
+import { watchStorage } from './storage-watch.js';
 
 /** A timer longer than this is not the action's immediate effect (a toast that hides itself, a poll). */
 const SHORT_TIMER_MS = 1_000;
@@ -46,7 +48,7 @@ const IDLE_MAX_MS = 50;
 const STATUS_READ_MS = 1_000;
 
 export interface FrameActivity {
-  /** Counted timers and animation frames not yet run, and navigations to a new document not yet committed. */
+  /** Counted timers and animation frames not yet run, storage and blob work not yet ended, and navigations to a new document not yet committed. */
   pending: number;
   /** Milliseconds since the DOM (light or shadow) last changed. */
   quietMs: number;
@@ -340,6 +342,15 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
     });
     wrapMethod(NativeWorker.prototype, 'postMessage', (self) => awaitAnswer(self as Worker));
   }
+  // IndexedDB, Blob, body, FileReader and Cache work (storage-watch.ts), each pending until it ends: not
+  // bounded by the window once counted (a 60 MB write takes what it takes; the settle bound ends it).
+  let works = 0;
+  lib.watchStorage(() => {
+    if (!counted(0)) return undefined;
+    const id = 's' + String(++works);
+    pending.set(id, performance.now());
+    return () => pending.delete(id);
+  }, listen);
   // CSS transitions and animations the action started that end within a short timer's bound (their end
   // event is often what updates the page); an endless one (a spinner) is not the action's effect.
   const runningAnimations = (since: number) => {
@@ -452,7 +463,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   };
   Object.defineProperty(window, '__deckhandActivityWatch', { value: watch, enumerable: false, configurable: true });
   return true;
-}, { watchPresses, clickMayQueue });
+}, { watchPresses, clickMayQueue, watchStorage });
 
 const STATUS = ({ afterQueued, sincePrevious }: Required<ActivityRead>): WatchStatus | null | Promise<WatchStatus> => {
   type Watch = { status(sincePrevious: boolean): WatchStatus; statusAfterQueued(sincePrevious: boolean): Promise<WatchStatus> };
