@@ -1,8 +1,9 @@
 // The disk a project may fill (DECKHAND_PROJECT_DISK_MB): its data directory (client-chosen profiles and
 // downloads) plus the directories of the browsers its sessions run in (temporary profiles, downloads).
-// A start or an operation of a project at its quota is refused; a download that would take it past the
-// quota is cancelled as soon as Chromium reports its size (or its bytes so far), and Chromium removes
-// the partial file.
+// Uploads and downloads in flight are reserved against it, so transfers at once never pass it together: a
+// start or an operation of a project at its quota is refused, an upload that would pass it is refused
+// before a byte is written, and a download that would is cancelled as soon as Chromium reports its size
+// (or its bytes so far), and Chromium removes the partial file.
 import { resolve } from 'node:path';
 import type { CoreConfig } from '../../config.js';
 import { DeckhandError } from '../../errors.js';
@@ -69,13 +70,6 @@ export class ProjectDiskQuota {
     if (this.config.projectDiskBytes > 0) new DownloadWatch(launched, this, projectId);
   }
 
-  /** Bytes the project holds on disk now (a figure up to `maxAgeMs` old will do). */
-  async usage(projectId: string, maxAgeMs = USAGE_TTL_MS): Promise<number> {
-    const recent = this.#recent.get(projectId);
-    if (recent && Date.now() - recent.at <= maxAgeMs) return recent.bytes;
-    return this.#fresh(projectId).bytes;
-  }
-
   #fresh(projectId: string): Walk {
     const transfers = this.#transfers.get(projectId) ?? new Set();
     const walk: Walk = { bytes: this.#walk(projectId), at: Date.now(), tick: ++this.#tick, seen: new Map([...transfers].map((t) => [t, t.onDisk])) };
@@ -102,6 +96,7 @@ export class ProjectDiskQuota {
 
   /** Drops the ended transfers that the latest result and every walk under way have seen whole. */
   #forgetSeen(projectId: string): void {
+    if (this.#walking.get(projectId)?.size === 0) this.#walking.delete(projectId);
     const transfers = this.#transfers.get(projectId);
     const known = this.#known.get(projectId);
     if (!transfers || !known) return;
@@ -110,7 +105,6 @@ export class ProjectDiskQuota {
       if (transfer.ended && walks.every((walk) => (walk.seen.get(transfer) ?? 0) >= transfer.expected)) transfers.delete(transfer);
     }
     if (transfers.size === 0) this.#transfers.delete(projectId);
-    if (this.#walking.get(projectId)?.size === 0) this.#walking.delete(projectId);
   }
 
   /** What a walk found plus what the transfers it did not see whole still add. */
