@@ -34,13 +34,17 @@ interface Transfer {
   ended: boolean;
 }
 
-/** A walk of a project: its result, and what each transfer had written when it began. */
+/** A walk of a project: its result, what each transfer had written when it began, and how many had ended then. */
 interface Walk {
   bytes: Promise<number>;
   at: number;
   tick: number;
   seen: Map<Transfer, number>;
+  endings: number;
 }
+
+/** How many walks an upload that finds no room takes while other transfers keep ending under them. */
+const RESERVE_WALKS = 3;
 
 export class ProjectDiskQuota {
   /** The launched browsers' directories, per project. */
@@ -53,6 +57,8 @@ export class ProjectDiskQuota {
   readonly #walking = new Map<string, Set<Walk>>();
   /** Transfers in flight (or ended but not yet seen by every walk), per project. */
   readonly #transfers = new Map<string, Set<Transfer>>();
+  /** How many transfers of each project have ended: a walk during which one ended may have counted it twice. */
+  readonly #endings = new Map<string, number>();
   /** Orders walks (a later walk replaces an earlier one's result only if it began later). */
   #tick = 0;
 
@@ -72,7 +78,8 @@ export class ProjectDiskQuota {
 
   #fresh(projectId: string): Walk {
     const transfers = this.#transfers.get(projectId) ?? new Set();
-    const walk: Walk = { bytes: this.#walk(projectId), at: Date.now(), tick: ++this.#tick, seen: new Map([...transfers].map((t) => [t, t.onDisk])) };
+    const seen = new Map([...transfers].map((t) => [t, t.onDisk]));
+    const walk: Walk = { bytes: this.#walk(projectId), at: Date.now(), tick: ++this.#tick, seen, endings: this.#endings.get(projectId) ?? 0 };
     this.#recent.set(projectId, walk);
     const walking = this.#walking.get(projectId) ?? new Set();
     this.#walking.set(projectId, walking);
@@ -85,6 +92,9 @@ export class ProjectDiskQuota {
     ).finally(() => {
       walking.delete(walk);
       this.#forgetSeen(projectId);
+      // A transfer that ended during the walk may be counted twice (on disk, and still reserved): measure
+      // again, so the figure operations and downloads go by is exact again a walk later.
+      if (walk.endings !== (this.#endings.get(projectId) ?? 0)) this.remeasure(projectId);
     });
     return walk;
   }
@@ -114,6 +124,14 @@ export class ProjectDiskQuota {
     return total;
   }
 
+  /** A transfer done: `bytes` is what it left on disk (0: nothing). */
+  finish(projectId: string, transfer: Transfer, bytes: number): void {
+    transfer.ended = true;
+    transfer.expected = transfer.onDisk = bytes;
+    this.#endings.set(projectId, (this.#endings.get(projectId) ?? 0) + 1);
+    this.#forgetSeen(projectId);
+  }
+
   /** Starts counting a download in flight against the project (DownloadWatch keeps it up to date). */
   track(projectId: string): Transfer {
     const transfer: Transfer = { expected: 0, onDisk: 0, ended: false };
@@ -137,18 +155,17 @@ export class ProjectDiskQuota {
   async reserve(projectId: string, bytes: number): Promise<(written: boolean) => void> {
     const limit = this.config.projectDiskBytes;
     if (limit <= 0) return () => undefined;
-    const walk = this.#fresh(projectId);
-    const measured = await walk.bytes;
-    // From the walk's result to here nothing awaits: the check and the reservation are one step.
-    this.#refuseOver(this.#estimate(projectId, measured, walk) + bytes, limit, true);
-    const transfer = this.track(projectId);
-    transfer.expected = bytes;
-    return (written) => {
-      transfer.ended = true;
-      transfer.expected = written ? bytes : 0;
-      transfer.onDisk = transfer.expected;
-      this.#forgetSeen(projectId);
-    };
+    for (let walks = 1; ; walks++) {
+      const walk = this.#fresh(projectId);
+      const used = this.#estimate(projectId, await walk.bytes, walk) + bytes;
+      // A transfer that ended during the walk may be counted twice: before refusing, measure again.
+      if (used > limit && walk.endings !== (this.#endings.get(projectId) ?? 0) && walks < RESERVE_WALKS) continue;
+      // From the walk's result to here nothing awaits: the check and the reservation are one step.
+      this.#refuseOver(used, limit, true);
+      const transfer = this.track(projectId);
+      transfer.expected = bytes;
+      return (written) => this.finish(projectId, transfer, written ? bytes : 0);
+    }
   }
 
   async #walk(projectId: string): Promise<number> {
@@ -233,8 +250,7 @@ class DownloadWatch {
     const download = this.#inProgress.get(guid);
     if (!download) return;
     this.#inProgress.delete(guid);
-    download.expected = download.onDisk = completed ? received : 0;
-    download.ended = true;
+    this.quota.finish(this.projectId, download, completed ? received : 0);
     this.quota.remeasure(this.projectId);
   }
 
