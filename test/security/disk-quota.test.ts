@@ -1,6 +1,8 @@
 // Downloads cannot fill the disk: a project's downloads and browser profiles are held to
 // DECKHAND_PROJECT_DISK_MB. A download that would go past it is cancelled and nothing of it stays; a start
 // or an operation while the quota is full is a 429 disk_quota; a session's downloads are gone when it ends.
+// Under concurrency the quota holds: uploads and downloads in flight are reserved against it, and an upload
+// refused stores none of its files.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +17,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 const MIB = 1024 * 1024;
 const dataDir = mkdtempSync(join(tmpdir(), 'deckhand-quota-test-'));
 
-/** A page with a download link, and the download: `mb` MiB streamed without a length, 1 MiB every 10 ms. */
+/** A page with a download link, and the download: `mb` MiB, 1 MiB every 10 ms, without a length (or with it: `sized=1`). */
 interface Downloads {
   url: string;
   /** Resolves per download with the bytes sent and whether the browser hung up before the end. */
@@ -29,11 +31,11 @@ async function startDownloads(): Promise<Downloads> {
     const url = new URL(req.url!, 'http://127.0.0.1');
     if (url.pathname === '/page') {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<a id="dl" href="/file?mb=${url.searchParams.get('mb')}" download="data.bin">Download</a>`);
+      res.end(`<a id="dl" href="/file?${url.searchParams}" download="data.bin">Download</a>`);
       return;
     }
     const total = Number(url.searchParams.get('mb')) * MIB;
-    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    res.writeHead(200, { 'content-type': 'application/octet-stream', ...(url.searchParams.has('sized') && { 'content-length': String(total) }) });
     let sent = 0;
     const chunk = Buffer.alloc(MIB, 7);
     const done = (aborted: boolean) => waiting.shift()?.({ sent, aborted });
@@ -86,11 +88,27 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function sessionOnDownloadPage(mb: number): Promise<string> {
+/** Bytes under a directory, every file counted (what the server's measure counts). */
+function bytesUnder(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { withFileTypes: true }).reduce((sum, entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sum + bytesUnder(path);
+    return sum + (entry.isFile() ? (statSync(path, { throwIfNoEntry: false })?.size ?? 0) : 0);
+  }, 0);
+}
+
+/** What the project holds: its data directory and the directories of this process's browsers. */
+function projectBytes(): number {
+  const browsers = readdirSync(tmpdir()).filter((name) => name.startsWith(`deckhand-profile-${process.pid}.`));
+  return bytesUnder(dataDir) + browsers.reduce((sum, name) => sum + bytesUnder(join(tmpdir(), name)), 0);
+}
+
+async function sessionOnDownloadPage(mb: number, sized = false): Promise<string> {
   const start = await api.call('startSession', { body: START_BODY });
   expectOk(start);
   const id = start.body.data.sessionId as string;
-  expectOk(await api.call('navigate', { id, body: { url: `${downloads.url}/page?mb=${mb}` } }));
+  expectOk(await api.call('navigate', { id, body: { url: `${downloads.url}/page?mb=${mb}${sized ? '&sized=1' : ''}` } }));
   return id;
 }
 
@@ -131,5 +149,53 @@ describe('per-project disk quota', () => {
     const [file] = downloadedFiles().filter((entry) => entry.size === 2 * MIB);
     expectOk(await api.call('endSession', { id }));
     expect(existsSync(file!.path)).toBe(false);
+  });
+
+  it('stores all of an upload or none of it: 12 multipart uploads of 4 MB at once, each refused one leaves nothing', async () => {
+    const ids = await Promise.all([1, 2, 3].map(() => sessionOnDownloadPage(1)));
+    const requests = ids.flatMap((id, s) =>
+      [0, 1, 2, 3].map((r) => {
+        const form = new FormData();
+        for (let p = 0; p < 4; p++) form.append('file', new Blob([Buffer.alloc(1_000_000, p)]), `s${s}-r${r}-p${p}.bin`);
+        return { id, prefix: `s${s}-r${r}-`, sent: api.call('uploadFile', { id, raw: form }) };
+      }),
+    );
+    const answers = await Promise.all(requests.map((request) => request.sent));
+    const held = new Map<string, string[]>();
+    for (const id of ids) {
+      const listed = await api.call('listFiles', { id });
+      expectOk(listed);
+      held.set(id, listed.body.data.files.map((file: { name: string }) => file.name));
+    }
+    requests.forEach(({ id, prefix }, k) => {
+      const answer = answers[k]!;
+      const kept = held.get(id)!.filter((name) => name.startsWith(prefix));
+      if (answer.status === 200) expect(kept, prefix).toHaveLength(4);
+      else {
+        expectError(answer, 429, 'disk_quota');
+        expect(kept, `${prefix} answered 429`).toEqual([]);
+      }
+    });
+    expect(answers.filter((answer) => answer.status === 429).length).toBeGreaterThan(0);
+    expect(projectBytes()).toBeLessThanOrEqual(20 * MIB);
+    for (const id of ids) expectOk(await api.call('endSession', { id }));
+  });
+
+  it('holds the quota while downloads and uploads run at once: 4 downloads of 6 MB and 8 uploads of 3 MB against 20 MB', async () => {
+    const ids = await Promise.all([0, 1, 2, 3].map(() => sessionOnDownloadPage(6, true)));
+    const finished = ids.map(() => downloads.next());
+    const answers = await Promise.all(
+      ids.flatMap((id, s) => [
+        api.call('act', { id, body: CLICK }),
+        ...[0, 1].map((u) => api.call('uploadFile', { id, query: { name: `s${s}-u${u}.bin` }, raw: Buffer.alloc(3 * MIB, u) })),
+      ]),
+    );
+    for (const answer of answers) if (answer.status !== 200) expectError(answer, 429, 'disk_quota');
+    await Promise.all(finished);
+    // Downloads done or cancelled: what each session kept is in its folder once the browser hands it over.
+    for (const id of ids) expectOk(await api.call('listDownloads', { id }));
+    // Chromium removes a cancelled download's partial file a moment after it hangs up.
+    await expect.poll(projectBytes, { timeout: 5_000 }).toBeLessThanOrEqual(20 * MIB);
+    for (const id of ids) expectOk(await api.call('endSession', { id }));
   });
 });

@@ -1,6 +1,6 @@
 // What the HTTP parser refuses, before any route runs, still gets the one error shape and a request
-// id: a header over the parser's limit, a malformed Content-Length, and a body over the body limit
-// (answered as 413, never a reset, whether its length is declared or it arrives chunked).
+// id: a header over the parser's limit, a malformed Content-Length, an Expect the server cannot meet, and
+// a body over the body limit (answered as 413, never a reset, whether its length is declared or it arrives chunked).
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useContract } from '../support/contract';
@@ -109,6 +109,13 @@ describe.skipIf(process.env.CONTRACT_DRIVER === 'client')('HTTP parser errors', 
     expectShape(reply, 400, 'validation_error');
     const twice = await exchange('POST /v1/sessions/start HTTP/1.1\r\nHost: x\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\n{}');
     expectShape(twice, 400, 'validation_error');
+  });
+
+  it('answers an Expect other than 100-continue with 417 in the error shape, on any route', async () => {
+    expectShape(await exchange('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n'), 417, 'expectation_failed');
+    const body = '{"browserbaseSessionCreateParams":{}}';
+    const reply = await exchange(`POST /v1/sessions/start HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nExpect: foo\r\n\r\n${body}`);
+    expectShape(reply, 417, 'expectation_failed');
   });
 
   it('answers a garbled request line with 400 in the error shape', async () => {

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   session_gone: 410,
   session_lost: 410,
   payload_too_large: 413,
+  expectation_failed: 417,
   headers_too_large: 431,
   unprocessable: 422,
   upgrade_required: 426,

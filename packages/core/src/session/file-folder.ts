@@ -77,18 +77,35 @@ export class FileFolder {
     await rm(await this.path(name));
   }
 
-  /** Writes the whole file under a temporary name first, so a reader never sees half of it. */
-  async write(name: string, bytes: Uint8Array): Promise<FileInfo> {
+  /**
+   * Writes the files of one request, all or none: each whole under a temporary name first (a reader never
+   * sees half of one), then, if the client is still there (`signal`), each renamed to its name. A later
+   * file of the same name replaces an earlier one.
+   */
+  async writeAll(files: Array<{ name: string; bytes: Uint8Array }>, signal?: AbortSignal): Promise<FileInfo[]> {
     const dir = await this.dir();
-    const temporary = join(dir, `.deckhand-${randomUUID()}`);
+    const temporaries = files.map(() => join(dir, `.deckhand-${randomUUID()}`));
+    const renamed: string[] = [];
+    let current = files[0]?.name ?? '';
     try {
-      await writeFile(temporary, bytes, { mode: 0o600, flag: 'wx' });
-      await rename(temporary, join(dir, checkFileName(name)));
+      for (const [k, { name, bytes }] of files.entries()) {
+        current = name;
+        await writeFile(temporaries[k]!, bytes, { mode: 0o600, flag: 'wx' });
+      }
+      if (signal?.aborted) throw new DeckhandError('timeout', 'The client went away before its files were stored; none of them was stored');
+      for (const [k, { name }] of files.entries()) {
+        current = name;
+        await rename(temporaries[k]!, join(dir, checkFileName(name)));
+        renamed.push(join(dir, name));
+      }
     } catch (error) {
-      await rm(temporary, { force: true });
-      throw refusedByFilesystem(error, name) ?? error;
+      // Only a filesystem refusing a name fails a rename: the request's files renamed before it go too.
+      await Promise.all([...temporaries, ...renamed].map((path) => rm(path, { force: true })));
+      throw refusedByFilesystem(error, current) ?? error;
     }
-    return infoOf(name, bytes.byteLength, new Date());
+    const now = new Date();
+    const latest = new Map(files.map(({ name, bytes }) => [name, infoOf(name, bytes.byteLength, now)]));
+    return [...latest.values()];
   }
 
   /** `name`, or `name (1)`, `name (2)`… before its extension: the first not taken. */

@@ -40,8 +40,8 @@ export class SessionFiles {
     private readonly config: CoreConfig,
     private readonly scope: SessionRelayScope,
     private readonly sessionId: string,
-    /** Promises `bytes` within the project's quota (429 disk_quota when they would take it past); returns the release. */
-    private readonly reserveDisk: (bytes: number) => Promise<() => void>,
+    /** Reserves `bytes` within the project's quota (429 disk_quota when they would take it past); returns the release, told whether they were written. */
+    private readonly reserveDisk: (bytes: number) => Promise<(written: boolean) => void>,
     /** Leave the browser's own copy (a downloadsPath the client chose); otherwise it is moved, so it counts once. */
     private readonly keepBrowserCopy = false,
   ) {
@@ -64,27 +64,36 @@ export class SessionFiles {
     return this.downloads.list();
   }
 
-  /**
-   * Stores a client's file for the session's pages, within the project's disk quota and the session's
-   * MAX_SESSION_FILES (a file of a name it holds is replaced, not one more). `namePath` says where the
-   * name came from, for the error.
-   */
+  /** Stores one file a client sent (see uploadAll). */
   async upload(name: string, bytes: Uint8Array, namePath = 'query.name'): Promise<FileInfo> {
-    checkFileName(name, namePath);
-    const held = await this.uploads.list();
-    const adding = held.some((file) => file.name === name) ? 0 : 1;
-    if (held.length + this.#writing + adding > MAX_SESSION_FILES) {
-      throw new DeckhandError('disk_quota', `The session holds ${held.length} files and may hold ${MAX_SESSION_FILES} files: delete some (DELETE /v1/sessions/{id}/files/{name}) before sending more`);
+    const [info] = await this.uploadAll([{ name, bytes, namePath }]);
+    return info!;
+  }
+
+  /**
+   * Stores the files of one request for the session's pages, all or none: within the project's disk quota
+   * (reserved for all of them at once, so a refusal keeps nothing) and the session's MAX_SESSION_FILES (a
+   * file of a name it holds is replaced, not one more). `namePath` says where a name came from, for the
+   * error; a request whose client has gone (`signal`) before they are all written stores none.
+   */
+  async uploadAll(files: Array<{ name: string; bytes: Uint8Array; namePath: string }>, signal?: AbortSignal): Promise<FileInfo[]> {
+    for (const { name, namePath } of files) checkFileName(name, namePath);
+    const held = new Set((await this.uploads.list()).map((file) => file.name));
+    const adding = new Set(files.map((file) => file.name).filter((name) => !held.has(name))).size;
+    if (held.size + this.#writing + adding > MAX_SESSION_FILES) {
+      throw new DeckhandError('disk_quota', `The session holds ${held.size} files and may hold ${MAX_SESSION_FILES} files: delete some (DELETE /v1/sessions/{id}/files/{name}) before sending more`);
     }
     this.#writing += adding;
     try {
-      const release = await this.reserveDisk(bytes.byteLength);
+      const release = await this.reserveDisk(files.reduce((sum, file) => sum + file.bytes.byteLength, 0));
+      let written = false;
       try {
-        const info = await this.uploads.write(name, bytes);
-        await this.scope.shareFile(await this.uploads.path(name));
-        return info;
+        const stored = await this.uploads.writeAll(files, signal);
+        written = true;
+        for (const { name } of stored) await this.scope.shareFile(await this.uploads.path(name));
+        return stored;
       } finally {
-        release();
+        release(written);
       }
     } finally {
       this.#writing -= adding;

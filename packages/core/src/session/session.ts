@@ -66,8 +66,8 @@ export interface SessionInit {
   modelApiKey?: string;
   /** Refuses an operation while the project's disk quota is full. */
   diskRoom?: () => Promise<void>;
-  /** Promises a file's bytes within the project's disk quota, or refuses (429 disk_quota); the release ends the promise. */
-  reserveDisk?: (bytes: number) => Promise<() => void>;
+  /** Reserves files' bytes within the project's disk quota, or refuses (429 disk_quota); the release, told whether they were written, ends it. */
+  reserveDisk?: (bytes: number) => Promise<(written: boolean) => void>;
   /** Counts a screenshot or PDF against the project's bound at a time, or refuses (429); returns the release. */
   pictureSlot?: () => () => void;
   /** The client chose where the browser keeps its downloads (launchOptions.downloadsPath): they stay there too. */

@@ -1,6 +1,7 @@
 // Forwards a client's HTTP request to the node that owns its session, on that node's internal URL: the
 // body as it came, the answer passed back (a JSON one whole, an event stream as it arrives), and the
-// client's disconnect passed on (the owner cancels the work). Keys and cluster headers of the client never travel.
+// client's disconnect passed on (the owner cancels the work). Only the client headers the owner reads travel:
+// keys, cluster headers and anything else the client sent stay here.
 // A forward has a deadline for the owner to take the request: its HTTP server answers `100 Continue` as it
 // reads the request's head (Node and Bun do so by themselves), so a paused or hung owner is told from a long operation.
 // The MCP paths (a tool call sent to a session's node, an MCP session's request sent to its node) use the same sending.
@@ -9,12 +10,18 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import type { DeckhandError } from '@deckhand/core';
-import { INTERNAL_PREFIX, internalHeaders } from './keys';
+import { INTERNAL_PREFIX } from './keys';
 import type { ClusterSecret } from './cluster-secret';
 import { clusterUnavailable } from './redis';
 
-/** Client headers that stay here: hop-by-hop ones, the client's credentials (the project travels instead), and any cluster header it sent. */
-const DROPPED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'authorization', 'x-bb-api-key', ...Object.values(internalHeaders)]);
+/**
+ * The client headers that travel: the ones the owner reads (the body's type, what the client accepts, and the
+ * API's header parameters in openapi.yaml). The rest stays here, so a forward is answered as the same request
+ * sent to the owner directly: the client's head passed this node's parser, and the owner's parser, with the
+ * few cluster headers added, never sees a larger one (16 KB of padding got 431) nor more headers than Node
+ * keeps (of 1,000 it dropped those past its count, the Host this node sends last among them: a bare 400).
+ */
+const FORWARDED = new Set(['content-type', 'accept', 'x-stream-response', 'x-language', 'x-sdk-version', 'x-bb-session-id', 'x-model-api-key', 'browserbase-cache-bypass']);
 const DROPPED_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding']);
 
 /** Answers up to this size with a known length are read whole before they are passed on (JSON answers, small pictures). */
@@ -56,7 +63,7 @@ export function forwardRequest(request: Request, body: Uint8Array | undefined, o
   const path = `${INTERNAL_PREFIX}${request.url.slice(request.url.indexOf('/', request.url.indexOf('//') + 2))}`;
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
-    if (!DROPPED.has(name)) headers[name] = value;
+    if (FORWARDED.has(name)) headers[name] = value;
   });
   Object.assign(headers, secret.headersFor(projectId));
   return sendToNode(ownerUrl, { path, method: request.method, headers, body, signal: request.signal }, deadlineMs);

@@ -1,6 +1,6 @@
 // A session's files over HTTP: its downloads (list, fetch, delete) and the files sent to it for its
 // pages to upload (as the raw body with ?name=, or as multipart/form-data parts named by their file names).
-import { DeckhandError, type FileInfo, type OpenedFile } from '@deckhand/core';
+import { DeckhandError, type OpenedFile } from '@deckhand/core';
 import type { Context } from 'hono';
 import type { Handlers } from '../route';
 import type { RouteDeps } from './deps';
@@ -35,13 +35,8 @@ export function fileHandlers({ sessions }: RouteDeps): Pick<Handlers, FileHandle
 
     uploadFile: async (c) => {
       const session = sessions.get(c.get('projectId'), c.req.valid('param').id);
-      const stored: FileInfo[] = [];
-      const { signal } = c.req.raw;
-      for (const { name, bytes, namePath } of await sentFiles(c, c.req.valid('query').name)) {
-        // A client that went away gets none of the rest written.
-        if (signal.aborted) throw new DeckhandError('timeout', 'The client went away before its files were stored; those stored so far are kept');
-        stored.push(await session.files.upload(name, bytes, namePath));
-      }
+      // All the request's files or none: a client that went away, or a refusal, leaves none of them stored.
+      const stored = await session.files.uploadAll(await sentFiles(c, c.req.valid('query').name), c.req.raw.signal);
       return c.json({ success: true as const, data: { files: stored } }, 200);
     },
 

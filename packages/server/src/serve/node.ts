@@ -8,7 +8,7 @@ import { WebSocketServer } from 'ws';
 import type { Listen, UpgradeRefusal } from './adapter';
 
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
-import { answerParserError } from './parser-errors';
+import { answerExpectation, answerParserError } from './parser-errors';
 
 export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
   new Promise((resolve) => {
@@ -17,6 +17,7 @@ export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
     }) as Server;
     server.requestTimeout = 0;
     server.on('clientError', answerParserError);
+    server.on('checkExpectation', answerExpectation);
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on('error', () => socket.destroy());
       // Only WebSocket upgrades are served; anything else (h2c, …) is hung up on.

@@ -33,7 +33,7 @@ export type ErrorResponse = {
     /**
      * Stable machine-readable error code.
      */
-    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'forbidden' | 'destination_blocked' | 'session_not_found' | 'file_not_found' | 'timeout' | 'session_gone' | 'session_lost' | 'payload_too_large' | 'headers_too_large' | 'unprocessable' | 'session_limit' | 'rate_limited' | 'disk_quota' | 'internal_error' | 'model_error' | 'browser_unavailable' | 'cluster_unavailable' | 'route_not_found' | 'upgrade_required';
+    code: 'validation_error' | 'missing_model_key' | 'frame_not_found' | 'navigation_failed' | 'unauthorized' | 'forbidden' | 'destination_blocked' | 'session_not_found' | 'file_not_found' | 'timeout' | 'session_gone' | 'session_lost' | 'payload_too_large' | 'expectation_failed' | 'headers_too_large' | 'unprocessable' | 'session_limit' | 'rate_limited' | 'disk_quota' | 'internal_error' | 'model_error' | 'browser_unavailable' | 'cluster_unavailable' | 'route_not_found' | 'upgrade_required';
     /**
      * For validation errors, one entry per problem.
      */

@@ -27,6 +27,7 @@ export const zErrorResponse = z.strictObject({
         'session_gone',
         'session_lost',
         'payload_too_large',
+        'expectation_failed',
         'headers_too_large',
         'unprocessable',
         'session_limit',

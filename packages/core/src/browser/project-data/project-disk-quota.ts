@@ -1,8 +1,9 @@
 // The disk a project may fill (DECKHAND_PROJECT_DISK_MB): its data directory (client-chosen profiles and
 // downloads) plus the directories of the browsers its sessions run in (temporary profiles, downloads).
-// A start or an operation of a project at its quota is refused; a download that would take it past the
-// quota is cancelled as soon as Chromium reports its size (or its bytes so far), and Chromium removes
-// the partial file.
+// Uploads and downloads in flight are reserved against it, so transfers at once never pass it together: a
+// start or an operation of a project at its quota is refused, an upload that would pass it is refused
+// before a byte is written, and a download that would is cancelled as soon as Chromium reports its size
+// (or its bytes so far), and Chromium removes the partial file.
 import { resolve } from 'node:path';
 import type { CoreConfig } from '../../config.js';
 import { DeckhandError } from '../../errors.js';
@@ -22,22 +23,44 @@ const WALK_DUTY_INVERSE = 100;
 
 const MIB = 1024 * 1024;
 
+/**
+ * A transfer in flight (a file sent, a download), reserved against its project's quota until a walk begun
+ * after its end has seen it: `expected` is what it will hold when done (a download's announced size, or
+ * what it has received), `onDisk` what it has written so far.
+ */
+interface Transfer {
+  expected: number;
+  onDisk: number;
+  ended: boolean;
+}
+
+/** A walk of a project: its result, what each transfer had written when it began, and how many had ended then. */
+interface Walk {
+  bytes: Promise<number>;
+  at: number;
+  tick: number;
+  seen: Map<Transfer, number>;
+  endings: number;
+}
+
+/** How many walks an upload that finds no room takes while other transfers keep ending under them. */
+const RESERVE_WALKS = 3;
+
 export class ProjectDiskQuota {
   /** The launched browsers' directories, per project. */
   readonly #dirs = new Map<string, Set<string>>();
   /** The last walk of each project, kept as a promise so operations arriving together share one walk. */
-  readonly #recent = new Map<string, { bytes: Promise<number>; at: number; tick: number }>();
-  /** The result of the latest walk of each project that has finished, and how long it took. */
-  readonly #known = new Map<string, { bytes: number; tick: number; tookMs: number }>();
-  /**
-   * Bytes promised to writes (uploads) per project: counted until the write ends and a walk begun after
-   * its end has seen the file, so writes checked together can never together pass the quota.
-   */
-  readonly #reserved = new Map<string, Set<{ bytes: number; endedAt?: number }>>();
-  /** Orders walks and ends of writes (a walk sees a write only if it began after the write ended). */
+  readonly #recent = new Map<string, Walk>();
+  /** The latest walk of each project that has finished, with its result and how long it took. */
+  readonly #known = new Map<string, { bytes: number; tookMs: number; walk: Walk }>();
+  /** Walks under way, per project: a transfer they have not seen whole stays reserved until they end. */
+  readonly #walking = new Map<string, Set<Walk>>();
+  /** Transfers in flight (or ended but not yet seen by every walk), per project. */
+  readonly #transfers = new Map<string, Set<Transfer>>();
+  /** How many transfers of each project have ended: a walk during which one ended may have counted it twice. */
+  readonly #endings = new Map<string, number>();
+  /** Orders walks (a later walk replaces an earlier one's result only if it began later). */
   #tick = 0;
-  /** The ticks of the walks reservations are waiting for. */
-  readonly #walking = new Set<number>();
 
   constructor(private readonly config: CoreConfig) {}
 
@@ -50,54 +73,99 @@ export class ProjectDiskQuota {
       dirs.delete(launched.runDir);
       if (dirs.size === 0 && this.#dirs.get(projectId) === dirs) this.#dirs.delete(projectId);
     });
-    if (this.config.projectDiskBytes > 0) new DownloadWatch(launched, () => this.usage(projectId, 0), this.config.projectDiskBytes);
+    if (this.config.projectDiskBytes > 0) new DownloadWatch(launched, this, projectId);
   }
 
-  /** Bytes the project holds on disk now (a figure up to `maxAgeMs` old will do). */
-  async usage(projectId: string, maxAgeMs = USAGE_TTL_MS): Promise<number> {
-    const recent = this.#recent.get(projectId);
-    if (recent && Date.now() - recent.at <= maxAgeMs) return recent.bytes;
-    return this.#fresh(projectId).bytes;
-  }
-
-  #fresh(projectId: string): { bytes: Promise<number>; tick: number } {
-    const walk = { bytes: this.#walk(projectId), at: Date.now(), tick: ++this.#tick };
+  #fresh(projectId: string): Walk {
+    const transfers = this.#transfers.get(projectId) ?? new Set();
+    const seen = new Map([...transfers].map((t) => [t, t.onDisk]));
+    const walk: Walk = { bytes: this.#walk(projectId), at: Date.now(), tick: ++this.#tick, seen, endings: this.#endings.get(projectId) ?? 0 };
     this.#recent.set(projectId, walk);
+    const walking = this.#walking.get(projectId) ?? new Set();
+    this.#walking.set(projectId, walking);
+    walking.add(walk);
     void walk.bytes.then(
       (bytes) => {
-        if (walk.tick > (this.#known.get(projectId)?.tick ?? 0)) this.#known.set(projectId, { bytes, tick: walk.tick, tookMs: Date.now() - walk.at });
+        if (walk.tick > (this.#known.get(projectId)?.walk.tick ?? 0)) this.#known.set(projectId, { bytes, walk, tookMs: Date.now() - walk.at });
       },
       () => undefined,
-    );
+    ).finally(() => {
+      walking.delete(walk);
+      this.#forgetSeen(projectId);
+      // A transfer that ended during the walk may be counted twice (on disk, and still reserved): measure
+      // again, so the figure operations and downloads go by is exact again a walk later.
+      if (walk.endings !== (this.#endings.get(projectId) ?? 0)) this.remeasure(projectId);
+    });
     return walk;
   }
 
+  /** Measures the project again unless a walk of it is under way (downloads ask as they progress). */
+  remeasure(projectId: string): void {
+    if (!this.#walking.get(projectId)?.size) this.#fresh(projectId);
+  }
+
+  /** Drops the ended transfers that the latest result and every walk under way have seen whole. */
+  #forgetSeen(projectId: string): void {
+    if (this.#walking.get(projectId)?.size === 0) this.#walking.delete(projectId);
+    const transfers = this.#transfers.get(projectId);
+    const known = this.#known.get(projectId);
+    if (!transfers || !known) return;
+    const walks = [known.walk, ...(this.#walking.get(projectId) ?? [])];
+    for (const transfer of transfers) {
+      if (transfer.ended && walks.every((walk) => (walk.seen.get(transfer) ?? 0) >= transfer.expected)) transfers.delete(transfer);
+    }
+    if (transfers.size === 0) this.#transfers.delete(projectId);
+  }
+
+  /** What a walk found plus what the transfers it did not see whole still add. */
+  #estimate(projectId: string, bytes: number, walk: Walk | undefined): number {
+    let total = bytes;
+    for (const transfer of this.#transfers.get(projectId) ?? []) total += Math.max(0, transfer.expected - (walk?.seen.get(transfer) ?? 0));
+    return total;
+  }
+
+  /** A transfer done: `bytes` is what it left on disk (0: nothing). */
+  finish(projectId: string, transfer: Transfer, bytes: number): void {
+    transfer.ended = true;
+    transfer.expected = transfer.onDisk = bytes;
+    this.#endings.set(projectId, (this.#endings.get(projectId) ?? 0) + 1);
+    this.#forgetSeen(projectId);
+  }
+
+  /** Starts counting a download in flight against the project (DownloadWatch keeps it up to date). */
+  track(projectId: string): Transfer {
+    const transfer: Transfer = { expected: 0, onDisk: 0, ended: false };
+    const transfers = this.#transfers.get(projectId) ?? new Set();
+    this.#transfers.set(projectId, transfers);
+    transfers.add(transfer);
+    return transfer;
+  }
+
+  /** Whether the project, by its last measure and every transfer in flight, is past its quota. */
+  over(projectId: string): boolean {
+    const known = this.#known.get(projectId);
+    return this.#estimate(projectId, known?.bytes ?? 0, known?.walk) > this.config.projectDiskBytes;
+  }
+
   /**
-   * Promises `bytes` to a write within the quota (429 disk_quota when the project's files, with the writes
-   * already promised, leave no room); call the returned release once the write has ended, written or not.
+   * Reserves `bytes` for a write within the quota (429 disk_quota when the project's files, with the
+   * transfers in flight, leave no room); call the returned release once the write has ended, with whether
+   * it was written.
    */
-  async reserve(projectId: string, bytes: number): Promise<() => void> {
+  async reserve(projectId: string, bytes: number): Promise<(written: boolean) => void> {
     const limit = this.config.projectDiskBytes;
     if (limit <= 0) return () => undefined;
-    const walk = this.#fresh(projectId);
-    this.#walking.add(walk.tick);
-    const measured = await walk.bytes.finally(() => this.#walking.delete(walk.tick));
-    const reserved = this.#reserved.get(projectId) ?? new Set();
-    this.#reserved.set(projectId, reserved);
-    // A write ended before every walk still under way has been seen by all of them: its promise can go.
-    const oldestWalk = Math.min(walk.tick, ...this.#walking);
-    let promised = 0;
-    for (const write of reserved) {
-      if (write.endedAt !== undefined && write.endedAt < oldestWalk) reserved.delete(write);
-      else if (write.endedAt === undefined || write.endedAt > walk.tick) promised += write.bytes;
+    for (let walks = 1; ; walks++) {
+      const walk = this.#fresh(projectId);
+      const used = this.#estimate(projectId, await walk.bytes, walk) + bytes;
+      // A transfer that ended during the walk may be counted twice: before refusing, measure again.
+      if (used > limit && walk.endings !== (this.#endings.get(projectId) ?? 0) && walks < RESERVE_WALKS) continue;
+      // From the walk's result to here nothing awaits: the check and the reservation are one step.
+      this.#refuseOver(used, limit, true);
+      const transfer = this.track(projectId);
+      transfer.expected = bytes;
+      return (written) => this.finish(projectId, transfer, written ? bytes : 0);
     }
-    // From the walk's result to here nothing awaits: the check and the promise are one step.
-    this.#refuseOver(measured + promised + bytes, limit, true);
-    const write: { bytes: number; endedAt?: number } = { bytes };
-    reserved.add(write);
-    return () => {
-      write.endedAt = ++this.#tick;
-    };
   }
 
   async #walk(projectId: string): Promise<number> {
@@ -108,9 +176,9 @@ export class ProjectDiskQuota {
   }
 
   /**
-   * Before an operation: refuses (429 disk_quota) by the project's last finished measure, at once. A stale
-   * measure (see WALK_DUTY_INVERSE) starts a walk for the operations after it; only a project never
-   * measured waits for one.
+   * Before an operation: refuses (429 disk_quota) by the project's last finished measure and the transfers
+   * in flight, at once. A stale measure (see WALK_DUTY_INVERSE) starts a walk for the operations after it;
+   * only a project never measured waits for one.
    */
   async roomForOperation(projectId: string): Promise<void> {
     const limit = this.config.projectDiskBytes;
@@ -118,14 +186,16 @@ export class ProjectDiskQuota {
     if (limit <= 0 || known === undefined) return this.check(projectId);
     const staleAfter = Math.max(USAGE_TTL_MS, WALK_DUTY_INVERSE * known.tookMs);
     if (Date.now() - this.#recent.get(projectId)!.at > staleAfter) this.#fresh(projectId);
-    this.#refuseOver(known.bytes, limit, false);
+    this.#refuseOver(this.#estimate(projectId, known.bytes, known.walk), limit, false);
   }
 
-  /** Refuses (429 disk_quota) when the project's files and profiles fill its quota (measured at most `maxAgeMs` ago). */
+  /** Refuses (429 disk_quota) when the project's files and profiles, with the transfers in flight, fill its quota (measured at most `maxAgeMs` ago). */
   async check(projectId: string, maxAgeMs = USAGE_TTL_MS): Promise<void> {
     const limit = this.config.projectDiskBytes;
     if (limit <= 0) return;
-    this.#refuseOver(await this.usage(projectId, maxAgeMs), limit, false);
+    const recent = this.#recent.get(projectId);
+    const walk = recent && Date.now() - recent.at <= maxAgeMs ? recent : this.#fresh(projectId);
+    this.#refuseOver(this.#estimate(projectId, await walk.bytes, walk), limit, false);
   }
 
   #refuseOver(used: number, limit: number, adding: boolean): void {
@@ -138,65 +208,55 @@ export class ProjectDiskQuota {
 }
 
 /**
- * One browser's downloads in progress, each cancelled once it would take the project past `limit`: what
- * the project held at the last measure (partial files included), plus what each download has received
- * since, plus what it still announces (its size, when the server sent one).
+ * One browser's downloads in progress, each a transfer of the project (its announced size, or what it has
+ * received so far), cancelled once the project with every transfer in flight would be past its quota.
  */
 class DownloadWatch {
-  /** Bytes received so far by each download in progress, and the size it announced (0: unknown). */
-  readonly #inProgress = new Map<string, { received: number; total: number }>();
-  /** The last measure of the project, with what each download had received when it began. */
-  #measured: { bytes: number; received: Map<string, number> } = { bytes: 0, received: new Map() };
-  #measuring = false;
+  readonly #inProgress = new Map<string, Transfer>();
   #channel?: Promise<CdpChannel>;
   #nextId = 1;
   readonly #replies = new Map<number, (result: Record<string, unknown>) => void>();
 
   constructor(
     private readonly launched: LaunchedChromium,
-    private readonly usage: () => Promise<number>,
-    private readonly limit: number,
+    private readonly quota: ProjectDiskQuota,
+    private readonly projectId: string,
   ) {
     launched.mux.onEvent((event) => this.#onEvent(event));
+    void launched.exited.then(() => {
+      for (const guid of [...this.#inProgress.keys()]) this.#end(guid, false);
+    });
   }
 
   #onEvent({ method, params = {} }: CdpEvent): void {
     const guid = params.guid;
     if (typeof guid !== 'string') return;
     if (method === 'Browser.downloadWillBegin') {
-      this.#inProgress.set(guid, { received: 0, total: 0 });
-      return this.#measure();
+      this.#inProgress.set(guid, this.quota.track(this.projectId));
+      return this.quota.remeasure(this.projectId);
     }
     const download = this.#inProgress.get(guid);
     if (method !== 'Browser.downloadProgress' || !download) return;
-    if (params.state !== 'inProgress') return void this.#inProgress.delete(guid);
-    download.received = Number(params.receivedBytes) || 0;
-    download.total = Number(params.totalBytes) || 0;
-    let expected = this.#measured.bytes;
-    for (const [id, { received, total }] of this.#inProgress) {
-      expected += received - (this.#measured.received.get(id) ?? 0) + Math.max(0, total - received);
-    }
-    if (expected > this.limit) return this.#cancel(guid);
-    this.#measure();
+    const received = Number(params.receivedBytes) || 0;
+    if (params.state !== 'inProgress') return this.#end(guid, params.state === 'completed', received);
+    download.onDisk = received;
+    download.expected = Math.max(received, Number(params.totalBytes) || 0);
+    if (this.quota.over(this.projectId)) return this.#cancel(guid);
+    this.quota.remeasure(this.projectId);
   }
 
-  /** Measures the project again unless a measure is under way (a walk takes a few milliseconds). */
-  #measure(): void {
-    if (this.#measuring) return;
-    this.#measuring = true;
-    const received = new Map([...this.#inProgress].map(([id, download]) => [id, download.received]));
-    void this.usage().then(
-      (bytes) => {
-        this.#measured = { bytes, received };
-        this.#measuring = false;
-      },
-      () => (this.#measuring = false),
-    );
+  /** A download done: a completed one stays reserved at its size until a walk sees it; any other holds nothing. */
+  #end(guid: string, completed: boolean, received = 0): void {
+    const download = this.#inProgress.get(guid);
+    if (!download) return;
+    this.#inProgress.delete(guid);
+    this.quota.finish(this.projectId, download, completed ? received : 0);
+    this.quota.remeasure(this.projectId);
   }
 
   /** Cancelled in whichever context it runs in: the event does not say which. */
   #cancel(guid: string): void {
-    this.#inProgress.delete(guid);
+    this.#end(guid, false);
     void (async () => {
       const contexts = await this.#send('Target.getBrowserContexts', {});
       const ids = (contexts.browserContextIds as string[] | undefined) ?? [];
