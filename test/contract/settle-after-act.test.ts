@@ -4,17 +4,13 @@
 // returns, with no pause in between. The act itself may answer before the page has settled.
 import { chromium, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectOk, useContract } from '../support/contract';
+import { clickSucceeds, expectOk, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
 
 const ctx = useContract();
 const json = { 'x-stream-response': 'false' };
 
-async function click(id: string, selector: string) {
-  const reply = await ctx.api.call('act', { id, body: { input: { selector, method: 'click' } }, headers: json });
-  expectOk(reply);
-  expect(reply.body.data.result.success, reply.body.data.result.message).toBe(true);
-}
+const click = (id: string, selector: string) => clickSucceeds(ctx.api, id, selector);
 
 /** Runs `check` with the session's page as a second client on its cdpUrl sees it. */
 async function onCdpPage(id: string, check: (page: Page) => Promise<void>): Promise<void> {

@@ -3,17 +3,12 @@
 // a FileReader, a Blob stream's reader or the Cache API (settle-storage.html, from the 20:46 tester's
 // r-idb and r-blob). Each moves 60–120 MB, so it outlasts the 20 ms DOM quiet of the read.
 import { describe, expect, it } from 'vitest';
-import { expectOk, useContract } from '../support/contract';
+import { clickSucceeds, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
 
 const ctx = useContract();
-const json = { 'x-stream-response': 'false' };
 
-async function click(id: string, selector: string, options?: { timeout: number }) {
-  const reply = await ctx.api.call('act', { id, body: { input: { selector, method: 'click' }, ...(options && { options }) }, headers: json });
-  expectOk(reply);
-  expect(reply.body.data.result.success, reply.body.data.result.message).toBe(true);
-}
+const click = (id: string, selector: string, options?: { timeout: number }) => clickSucceeds(ctx.api, id, selector, options);
 
 describe('storage and blob work an act started (settle-storage.html)', () => {
   it.each([

@@ -4,17 +4,12 @@
 // and the next operation says so (docs/decisions.md, "Tabs opened after an action").
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectOk, finishedOf, useContract } from '../support/contract';
+import { clickSucceeds, finishedOf, useContract } from '../support/contract';
 import { pageText } from '../support/page-log';
 
 const ctx = useContract();
-const json = { 'x-stream-response': 'false' };
 
-async function click(id: string, selector: string) {
-  const reply = await ctx.api.call('act', { id, body: { input: { selector, method: 'click' } }, headers: json });
-  expectOk(reply);
-  expect(reply.body.data.result.success, reply.body.data.result.message).toBe(true);
-}
+const click = (id: string, selector: string) => clickSucceeds(ctx.api, id, selector);
 
 /** Waits until the session's browser has `count` tabs, as a second client on its cdpUrl sees them. */
 async function untilTabs(id: string, count: number): Promise<void> {
@@ -28,12 +23,6 @@ async function untilTabs(id: string, count: number): Promise<void> {
 }
 
 describe('tabs an action opens', () => {
-  it('a tab opened at once by the click: the next extract reads it', async () => {
-    const id = await ctx.sessionOn('tab-later.html');
-    await click(id, '#now');
-    expect(await pageText(ctx.api, id)).toContain('Arrived after a slow response');
-  });
-
   it('a tab opened by a short timer the click set: the next extract reads it, and the session stays there', async () => {
     const id = await ctx.sessionOn('tab-later.html');
     await click(id, '#soon');

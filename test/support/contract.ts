@@ -52,6 +52,13 @@ export async function actResult(api: Driver, id: string, input: unknown, variabl
   return reply.body.data.result as { success: boolean; message: string };
 }
 
+/** Clicks `selector` with an Action act (a JSON answer) and asserts the act reported success. */
+export async function clickSucceeds(api: Driver, id: string, selector: string, options?: { timeout: number }): Promise<void> {
+  const reply = await api.call('act', { id, body: { input: { selector, method: 'click' }, ...(options && { options }) }, headers: { 'x-stream-response': 'false' } });
+  expectOk(reply);
+  expect(reply.body.data.result.success, reply.body.data.result.message).toBe(true);
+}
+
 /** Asserts the one error shape and returns its body. */
 export function expectError(reply: Reply, status: number, code: string) {
   expect(reply.status, JSON.stringify(reply.body)).toBe(status);
