@@ -131,6 +131,7 @@ describe('settling after an act', () => {
       ['a CSS animation (animationend)', '#animation', '#r4'],
       ['a Worker answering by postMessage', '#worker', '#r5'],
       ['a window.postMessage loop to itself', '#self', '#r6'],
+      ['a scheduler.postTask with a 400 ms delay', '#posttask', '#r8'],
     ])('%s: the next extract reads its effect', async (_name, button, result) => {
       const id = await ctx.sessionOn('settle-sources.html');
       await click(id, button);

@@ -351,6 +351,36 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
     pending.set(id, performance.now());
     return () => pending.delete(id);
   }, listen);
+  // A task the action posted with `scheduler.postTask` (Chromium): counted as a timer of its delay, pending
+  // until it has run (or was aborted), its callback one link deeper.
+  const schedulerProto = (window as unknown as { Scheduler?: { prototype: Record<string, unknown> } }).Scheduler?.prototype;
+  const pagePostTask = schedulerProto?.postTask;
+  if (typeof pagePostTask === 'function') {
+    const settled = Promise.prototype.then;
+    let tasks = 0;
+    schedulerProto!.postTask = new Proxy(pagePostTask, {
+      apply(target, self, args: unknown[]) {
+        const callback = args[0];
+        if (typeof callback !== 'function' || !counted(Number((args[1] as { delay?: number } | undefined)?.delay) || 0)) return Reflect.apply(target, self, args);
+        const myDepth = depth + 1;
+        args[0] = function (this: unknown, ...callbackArgs: unknown[]) {
+          const outer = depth;
+          depth = myDepth;
+          try {
+            return (callback as (...a: unknown[]) => unknown).apply(this, callbackArgs);
+          } finally {
+            depth = outer;
+          }
+        };
+        const result = Reflect.apply(target, self, args) as Promise<unknown>;
+        const id = 'k' + String(++tasks);
+        pending.set(id, performance.now());
+        const done = () => pending.delete(id);
+        settled.call(result, done, done);
+        return result;
+      },
+    });
+  }
   // CSS transitions and animations the action started that end within a short timer's bound (their end
   // event is often what updates the page); an endless one (a spinner) is not the action's effect.
   const runningAnimations = (since: number) => {
