@@ -17,7 +17,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 const MIB = 1024 * 1024;
 const dataDir = mkdtempSync(join(tmpdir(), 'deckhand-quota-test-'));
 
-/** A page with a download link, and the download: `mb` MiB, 1 MiB every 10 ms, without a length (or with it: `sized=1`). */
+/** A page with a download link, and the download: `mb` MiB, 1 MiB every 10 ms (or all at once: `burst=1`), without a length (or with it: `sized=1`). */
 interface Downloads {
   url: string;
   /** Resolves per download with the bytes sent and whether the browser hung up before the end. */
@@ -42,6 +42,11 @@ async function startDownloads(): Promise<Downloads> {
     res.on('close', () => {
       if (!res.writableFinished) done(true);
     });
+    if (url.searchParams.has('burst')) {
+      sent = total;
+      res.end(Buffer.alloc(total, 7), () => done(false));
+      return;
+    }
     const pump = () => {
       if (res.destroyed) return;
       if (sent >= total) return res.end(() => done(false));
@@ -104,11 +109,11 @@ function projectBytes(): number {
   return bytesUnder(dataDir) + browsers.reduce((sum, name) => sum + bytesUnder(join(tmpdir(), name)), 0);
 }
 
-async function sessionOnDownloadPage(mb: number, sized = false): Promise<string> {
+async function sessionOnDownloadPage(mb: number, sized = false, burst = false): Promise<string> {
   const start = await api.call('startSession', { body: START_BODY });
   expectOk(start);
   const id = start.body.data.sessionId as string;
-  expectOk(await api.call('navigate', { id, body: { url: `${downloads.url}/page?mb=${mb}${sized ? '&sized=1' : ''}` } }));
+  expectOk(await api.call('navigate', { id, body: { url: `${downloads.url}/page?mb=${mb}${sized ? '&sized=1' : ''}${burst ? '&burst=1' : ''}` } }));
   return id;
 }
 
@@ -195,6 +200,24 @@ describe('per-project disk quota', () => {
     // Downloads done or cancelled: what each session kept is in its folder once the browser hands it over.
     for (const id of ids) expectOk(await api.call('listDownloads', { id }));
     // Chromium removes a cancelled download's partial file a moment after it hangs up.
+    await expect.poll(projectBytes, { timeout: 5_000 }).toBeLessThanOrEqual(20 * MIB);
+    for (const id of ids) expectOk(await api.call('endSession', { id }));
+  });
+
+  it('drops downloads of unknown size that arrive whole past the quota: 4 of 7 MB at once against 20 MB', async () => {
+    const ids = await Promise.all([0, 1, 2, 3].map(() => sessionOnDownloadPage(7, false, true)));
+    const finished = ids.map(() => downloads.next());
+    for (const answer of await Promise.all(ids.map((id) => api.call('act', { id, body: CLICK })))) expectOk(answer);
+    await Promise.all(finished);
+    const kept: number[] = [];
+    for (const id of ids) {
+      const listed = await api.call('listDownloads', { id });
+      expectOk(listed);
+      for (const file of listed.body.data.files as Array<{ size: number }>) kept.push(file.size);
+    }
+    // What fits is kept whole (two of 7 MiB), what arrived past the quota is not.
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(20 * MIB);
     await expect.poll(projectBytes, { timeout: 5_000 }).toBeLessThanOrEqual(20 * MIB);
     for (const id of ids) expectOk(await api.call('endSession', { id }));
   });

@@ -3,7 +3,7 @@
 // both count toward the project's disk and go with the session, or, if this process is killed, with the
 // next process's sweep (<owner> names this process: host/process-owner.ts).
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { BrowserContext, Download, Page } from 'playwright-core';
 import { confinedDirectory, giveToBrowserUser, projectDirName } from '../browser/project-data/project-data-dir.js';
 import type { CoreConfig } from '../config.js';
@@ -42,6 +42,8 @@ export class SessionFiles {
     private readonly sessionId: string,
     /** Reserves `bytes` within the project's quota (429 disk_quota when they would take it past); returns the release, told whether they were written. */
     private readonly reserveDisk: (bytes: number) => Promise<(written: boolean) => void>,
+    /** Whether the download with this browser guid completed past the project's quota (it is dropped, not kept). */
+    private readonly downloadRefused: (guid: string) => boolean,
     /** Leave the browser's own copy (a downloadsPath the client chose); otherwise it is moved, so it counts once. */
     private readonly keepBrowserCopy = false,
   ) {
@@ -125,6 +127,8 @@ export class SessionFiles {
 
   #save(download: Download): void {
     const saving = (async () => {
+      // The browser's copy is named for the download's guid (Playwright asks Chromium to name it so).
+      if (this.downloadRefused(basename(await download.path()))) return await download.delete();
       const dir = await this.scope.downloadsDir();
       const name = await this.downloads.freeName(downloadName(download));
       await download.saveAs(join(dir, name));

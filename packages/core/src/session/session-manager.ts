@@ -109,6 +109,7 @@ export class SessionManager {
         keepBrowserDownloads: Boolean(req.browser?.launchOptions?.downloadsPath),
         diskRoom: () => this.disk.roomForOperation(projectId),
         reserveDisk: (bytes) => this.disk.reserve(projectId, bytes),
+        downloadRefused: (guid) => this.disk.downloadRefused(guid),
         pictureSlot: () => this.pictures.take(projectId),
         onStop: (stopped, reason, closed) => {
           // The project's slot is free once the session is unreachable (any node may start the next one at

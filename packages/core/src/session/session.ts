@@ -68,6 +68,8 @@ export interface SessionInit {
   diskRoom?: () => Promise<void>;
   /** Reserves files' bytes within the project's disk quota, or refuses (429 disk_quota); the release, told whether they were written, ends it. */
   reserveDisk?: (bytes: number) => Promise<(written: boolean) => void>;
+  /** Whether a download (by its browser guid) completed past the project's quota. */
+  downloadRefused?: (guid: string) => boolean;
   /** Counts a screenshot or PDF against the project's bound at a time, or refuses (429); returns the release. */
   pictureSlot?: () => () => void;
   /** The client chose where the browser keeps its downloads (launchOptions.downloadsPath): they stay there too. */
@@ -170,7 +172,7 @@ export class Session {
     this.#telemetry = init.telemetry;
     this.#pages = new ActivePage(init.browser.context);
     this.#relayScope = relayScopeOf(init.config, init.projectId, this.id);
-    this.#files = new SessionFiles(init.config, this.#relayScope, this.id, async (bytes) => (await init.reserveDisk?.(bytes)) ?? (() => undefined), init.keepBrowserDownloads === true);
+    this.#files = new SessionFiles(init.config, this.#relayScope, this.id, async (bytes) => (await init.reserveDisk?.(bytes)) ?? (() => undefined), (guid) => init.downloadRefused?.(guid) ?? false, init.keepBrowserDownloads === true);
     this.#files.watchDownloads(init.browser.context);
     this.#pictures = new ReplayPictures(this.#relayScope.projectDir, this.id, init.config.replayPictures);
     init.browser.onLost(() => void this.stop('crashed'));

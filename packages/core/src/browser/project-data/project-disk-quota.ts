@@ -3,7 +3,7 @@
 // Uploads and downloads in flight are reserved against it, so transfers at once never pass it together: a
 // start or an operation of a project at its quota is refused, an upload that would pass it is refused
 // before a byte is written, and a download that would is cancelled as soon as Chromium reports its size
-// (or its bytes so far), and Chromium removes the partial file.
+// (or its bytes so far), and Chromium removes the partial file; one that completes past it is dropped.
 import { resolve } from 'node:path';
 import type { CoreConfig } from '../../config.js';
 import { DeckhandError } from '../../errors.js';
@@ -55,6 +55,8 @@ export class ProjectDiskQuota {
   readonly #known = new Map<string, { bytes: number; tookMs: number; walk: Walk }>();
   /** Walks under way, per project: a transfer they have not seen whole stays reserved until they end. */
   readonly #walking = new Map<string, Set<Walk>>();
+  /** Downloads (by the browser's guid) that passed the quota as they completed, for their session to drop. */
+  readonly #refusedDownloads = new Set<string>();
   /** Transfers in flight (or ended but not yet seen by every walk), per project. */
   readonly #transfers = new Map<string, Set<Transfer>>();
   /** How many transfers of each project have ended: a walk during which one ended may have counted it twice. */
@@ -139,6 +141,16 @@ export class ProjectDiskQuota {
     this.#transfers.set(projectId, transfers);
     transfers.add(transfer);
     return transfer;
+  }
+
+  /** Marks a completed download as past the quota: its session drops it instead of keeping it (downloadRefused). */
+  refuseDownload(guid: string): void {
+    this.#refusedDownloads.add(guid);
+  }
+
+  /** Whether the download with this guid passed the quota as it completed (asked once, by the session saving it). */
+  downloadRefused(guid: string): boolean {
+    return this.#refusedDownloads.delete(guid);
   }
 
   /** Whether the project, by its last measure and every transfer in flight, is past its quota. */
@@ -236,7 +248,9 @@ class DownloadWatch {
       return this.quota.remeasure(this.projectId);
     }
     const download = this.#inProgress.get(guid);
-    if (method !== 'Browser.downloadProgress' || !download) return;
+    if (method !== 'Browser.downloadProgress') return;
+    // One this watch cancelled: if the cancel came too late and it completed anyway, its session drops it.
+    if (!download) return void (params.state === 'canceled' && this.quota.downloadRefused(guid));
     const received = Number(params.receivedBytes) || 0;
     if (params.state !== 'inProgress') return this.#end(guid, params.state === 'completed', received);
     download.onDisk = received;
@@ -245,18 +259,26 @@ class DownloadWatch {
     this.quota.remeasure(this.projectId);
   }
 
-  /** A download done: a completed one stays reserved at its size until a walk sees it; any other holds nothing. */
+  /**
+   * A download done: a completed one stays reserved at its size until a walk sees it; any other holds
+   * nothing. One that completed past the quota (a download of unknown size that arrived between two
+   * progress reports, as a small file on a fast link does) is refused as if cancelled: its session drops it.
+   */
   #end(guid: string, completed: boolean, received = 0): void {
     const download = this.#inProgress.get(guid);
     if (!download) return;
     this.#inProgress.delete(guid);
-    this.quota.finish(this.projectId, download, completed ? received : 0);
+    download.expected = completed ? received : 0;
+    const passed = completed && this.quota.over(this.projectId);
+    if (passed) this.quota.refuseDownload(guid);
+    this.quota.finish(this.projectId, download, passed ? 0 : download.expected);
     this.quota.remeasure(this.projectId);
   }
 
   /** Cancelled in whichever context it runs in: the event does not say which. */
   #cancel(guid: string): void {
     this.#end(guid, false);
+    this.quota.refuseDownload(guid);
     void (async () => {
       const contexts = await this.#send('Target.getBrowserContexts', {});
       const ids = (contexts.browserContextIds as string[] | undefined) ?? [];
