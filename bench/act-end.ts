@@ -1,5 +1,6 @@
-// An Action act, two acts back to back, an act then an observe, and a session end, each against its raw
-// Playwright counterpart (page.click, browser.close), with this checkout's server and, optionally, another
+// An Action act, a natural-language act (offline model, act cache bypassed), two acts back to back, an act
+// then an observe, and a session end, each against its raw Playwright counterpart (page.click,
+// browser.close), with this checkout's server and, optionally, another
 // checkout's (`--before <dir>`, e.g. an export of main) side by side in one run: every round runs each row
 // once from a random row, with a pause of 100 ms plus a random part of a frame before each (random phase).
 // Servers are processes of their own, called over HTTP on loopback; forms.html's Go button.
@@ -17,6 +18,8 @@ const WARMUP = Number(flags.warmup);
 const PAUSE_MS = 100;
 const FRAME_MS = 1000 / 60;
 const CLICK = { input: { selector: '#go', method: 'click' } };
+const NL_CLICK = { input: 'click the Go button' };
+const NO_CACHE = { 'browserbase-cache-bypass': 'true' };
 
 const fixtures = await startFixtureServer();
 const PAGE = fixtures.url('forms.html');
@@ -58,6 +61,7 @@ for (const [label, server] of servers) {
   const act = async () => mustSucceed(await server.post(`/${id}/act`, CLICK));
   rows.push(
     [`Deckhand ${label}: Action act over HTTP`, () => timed(act)],
+    [`Deckhand ${label}: natural-language act, builtin/offline (cache bypassed)`, () => timed(async () => mustSucceed(await server.post(`/${id}/act`, NL_CLICK, NO_CACHE)))],
     [`Deckhand ${label}: two Action acts back to back`, () => timed(async () => (await act(), await act()))],
     [`Deckhand ${label}: Action act, then observe at once`, () => timed(async () => (await act(), await server.post(`/${id}/observe`, {})))],
     [
