@@ -4,7 +4,7 @@
 // is pressed would pass for clicked. Only those rare cases cost a round trip: the element is looked for
 // in the click paths the page saw.
 import { inPage } from '../selectors/index.js';
-import type { PressOutcome } from '../dom/press-watch.js';
+import { elementAtPoint, type PressOutcome } from '../dom/press-watch.js';
 import type { ActionElement } from './action-methods.js';
 import { describeElement } from './pinned-target.js';
 
@@ -49,8 +49,7 @@ const LANDING = inPage(
     const presses = (window as unknown as Record<string, Presses | undefined>)['__deckhandPresses'];
     const point = presses?.point();
     if (!presses || !point) return undefined;
-    let hit = document.elementFromPoint(point.x, point.y);
-    for (let inner = hit?.shadowRoot?.elementFromPoint(point.x, point.y); inner && inner !== hit; inner = hit?.shadowRoot?.elementFromPoint(point.x, point.y)) hit = inner;
+    const hit = lib.elementAtPoint(point.x, point.y);
     // A click or release listener of its own (bit 4 of the listener hook, or a handler property), or a
     // default action of the click (a link, a submit button, a form control, a label, a summary). Listeners
     // above the element (a framework's root, a page's click-outside) do not count: every element has them.
@@ -69,5 +68,5 @@ const LANDING = inPage(
     const within = elements.some((el) => chain.includes(el)) ? chain : elements;
     return { reached: elements.some((el) => presses.reached(el)), awaited: within.some(awaits), there: hit ? lib.describeElement(hit) : 'nothing' };
   },
-  { describeElement },
+  { describeElement, elementAtPoint },
 );

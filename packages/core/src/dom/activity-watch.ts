@@ -12,7 +12,7 @@ import { CHANNEL_PARTNERS_KEY } from '../browser/page-hooks/channel-hook.js';
 import { inPage } from '../selectors/index.js';
 import { readFrame } from './frame-read.js';
 import { allowPushes, onPush, PUSH_BINDING, type WatchStatus } from './activity-push.js';
-import { watchPresses, type PressOutcome } from './press-watch.js';
+import { elementAtPoint, watchPresses, type PressOutcome } from './press-watch.js';
 import { clickMayQueue } from './click-queue.js';
 import { watchStorage } from './storage-watch.js';
 
@@ -460,7 +460,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   };
   for (const type of ['pointermove', 'pointerdown', 'keydown']) listen.call(window, type, onInput, { capture: true });
   // After the restart on input: a press is recorded once its restart has run.
-  const presses = lib.watchPresses(listen);
+  const presses = lib.watchPresses(listen, lib.elementAtPoint);
   // The pointer's release ends the action's input (bubbling: a release Playwright's hit-target check stops
   // is not the action's, and no push comes). The status is pushed two normal-priority tasks later: the
   // first runs after the input's own task, the second after what that task queued (a toggle event, a
@@ -493,7 +493,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   };
   Object.defineProperty(window, '__deckhandActivityWatch', { value: watch, enumerable: false, configurable: true });
   return true;
-}, { watchPresses, clickMayQueue, watchStorage });
+}, { watchPresses, elementAtPoint, clickMayQueue, watchStorage });
 
 const STATUS = ({ afterQueued, sincePrevious }: Required<ActivityRead>): WatchStatus | null | Promise<WatchStatus> => {
   type Watch = { status(sincePrevious: boolean): WatchStatus; statusAfterQueued(sincePrevious: boolean): Promise<WatchStatus> };

@@ -20,10 +20,20 @@ export interface PressWatch {
 }
 
 /**
- * Runs in the page (passed to inPage as a module): follows trusted presses with capture listeners on the
- * window, added through the page's original addEventListener (`listen`).
+ * Runs in the page (passed to inPage as a module): the element at a viewport point, looked for inside open
+ * shadow roots (what a pointer there would hit). The press watch and the click's landing check share it.
  */
-export function watchPresses(listen: typeof EventTarget.prototype.addEventListener): PressWatch {
+export function elementAtPoint(x: number, y: number): Element | null {
+  let hit = document.elementFromPoint(x, y);
+  for (let inner = hit?.shadowRoot?.elementFromPoint(x, y); inner && inner !== hit; inner = hit?.shadowRoot?.elementFromPoint(x, y)) hit = inner;
+  return hit;
+}
+
+/**
+ * Runs in the page (passed to inPage as a module): follows trusted presses with capture listeners on the
+ * window, added through the page's original addEventListener (`listen`); `elementAt` is elementAtPoint.
+ */
+export function watchPresses(listen: typeof EventTarget.prototype.addEventListener, elementAt: typeof elementAtPoint): PressWatch {
   type Press = { node: EventTarget; x: number; y: number; landed: boolean; displaced: boolean };
   let press: Press | undefined;
   const host = window as unknown as Record<string, unknown>;
@@ -44,11 +54,7 @@ export function watchPresses(listen: typeof EventTarget.prototype.addEventListen
     return press?.displaced ?? false;
   };
   // Whether the point hits the node or something inside it, its shadow trees included.
-  const holds = (node: Node, x: number, y: number) => {
-    let hit = document.elementFromPoint(x, y);
-    for (let inner = hit?.shadowRoot?.elementFromPoint(x, y); inner && inner !== hit; inner = hit?.shadowRoot?.elementFromPoint(x, y)) hit = inner;
-    return inside(hit, node);
-  };
+  const holds = (node: Node, x: number, y: number) => inside(elementAt(x, y), node);
   const pressed = (event: Event) => {
     if (!event.isTrusted) return;
     const { clientX: x, clientY: y } = event as PointerEvent;
