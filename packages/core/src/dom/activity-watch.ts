@@ -208,6 +208,21 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
 
   const inWindow = () => performance.now() - started <= watchWindow;
   const counted = (delay: number) => depth < chain && delay <= short && inWindow();
+  // A counted callback, run at `myDepth` (`before` first). One scheduled before the action started is the
+  // page's own, not a link from the action.
+  const linked = (callback: (...a: unknown[]) => unknown, myDepth: number, before = () => {}) => {
+    const scheduledAt = performance.now();
+    return function (this: unknown, ...callbackArgs: unknown[]) {
+      before();
+      const outer = depth;
+      depth = scheduledAt >= started ? myDepth : 0;
+      try {
+        return callback.apply(this, callbackArgs);
+      } finally {
+        depth = outer;
+      }
+    };
+  };
   // `link`: the callback runs one link deeper than the code that scheduled it (timers, frames). An idle
   // callback runs at its scheduler's depth: a loop of them is bounded by the watch window instead.
   const track = <F extends (...args: never[]) => number>(schedule: F, prefix: string, delayOf: (args: unknown[]) => number, link = true): F =>
@@ -217,21 +232,9 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
         if (typeof callback !== 'function' || !counted(delayOf(args))) return Reflect.apply(target, self, args);
         // The settle's own looks keep Chromium from idling: an idle callback the action scheduled runs within idleMs.
         if (prefix === 'q') args[1] = { ...(args[1] as object), timeout: Math.min(Number((args[1] as { timeout?: number })?.timeout) || idleMs, idleMs) };
-        const myDepth = link ? depth + 1 : depth;
-        const scheduledAt = performance.now();
         let id = 0;
-        args[0] = function (this: unknown, ...callbackArgs: unknown[]) {
-          // An interval stays pending until it is cleared; a timeout or frame is done once it runs.
-          if (prefix !== 'i') pending.delete(prefix + id);
-          const outer = depth;
-          // A callback scheduled before the action started is the page's own, not a link from the action.
-          depth = scheduledAt >= started ? myDepth : 0;
-          try {
-            return (callback as (...a: unknown[]) => unknown).apply(this, callbackArgs);
-          } finally {
-            depth = outer;
-          }
-        };
+        // An interval stays pending until it is cleared; a timeout or frame is done once it runs.
+        args[0] = linked(callback as (...a: unknown[]) => unknown, link ? depth + 1 : depth, () => prefix !== 'i' && pending.delete(prefix + id));
         id = Reflect.apply(target, self, args) as number;
         pending.set(prefix + id, performance.now());
         return id;
@@ -362,16 +365,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
       apply(target, self, args: unknown[]) {
         const callback = args[0];
         if (typeof callback !== 'function' || !counted(Number((args[1] as { delay?: number } | undefined)?.delay) || 0)) return Reflect.apply(target, self, args);
-        const myDepth = depth + 1;
-        args[0] = function (this: unknown, ...callbackArgs: unknown[]) {
-          const outer = depth;
-          depth = myDepth;
-          try {
-            return (callback as (...a: unknown[]) => unknown).apply(this, callbackArgs);
-          } finally {
-            depth = outer;
-          }
-        };
+        args[0] = linked(callback as (...a: unknown[]) => unknown, depth + 1);
         const result = Reflect.apply(target, self, args) as Promise<unknown>;
         const id = 'k' + String(++tasks);
         pending.set(id, performance.now());
