@@ -1,5 +1,5 @@
 // The Action methods an act can run without a model, one small handler each.
-import type { ElementHandle, Locator, Page } from 'playwright-core';
+import type { ElementHandle, Frame, Locator, Page } from 'playwright-core';
 import type { Resolution } from '../selectors/index.js';
 import { ACTION_METHODS as MODEL_ACTION_METHODS, GO_BACK } from '../inference/types.js';
 import { isDeckhandError } from '../errors.js';
@@ -8,6 +8,7 @@ import { fillChecked } from './fill-check.js';
 import type { EndState } from './end-state.js';
 import { checkFileField } from './file-input-check.js';
 import { basename } from 'node:path';
+import { pointerClick } from './pointer-click.js';
 
 /**
  * What a method acts on: a locator (Playwright finds the element as it acts) or a handle to an element
@@ -17,6 +18,8 @@ export type ActionElement = Locator | ElementHandle<Element>;
 
 export interface ActionTarget {
   page: Page;
+  /** The element's frame (the frame acted in, when there is no element). */
+  frame: Frame;
   /** Absent only for methods that can act on the page itself (press with no selector). */
   element?: ActionElement;
   /** Arguments with variables already substituted. */
@@ -47,7 +50,7 @@ export interface ActionMethod {
 }
 
 const ACTION_METHODS = {
-  click: { verb: 'clicked', trustedInput: true, clicks: true, run: ({ element, timeoutMs }) => need(element).click({ timeout: timeoutMs }) },
+  click: { verb: 'clicked', trustedInput: true, clicks: true, run: ({ page, frame, element, timeoutMs }) => pointerClick(page, frame, need(element), timeoutMs) },
   fill: { verb: 'filled', run: async ({ element, args, timeoutMs }) => ({ value: await fillChecked(need(element), arg(args, 0), timeoutMs) }) },
   type: {
     verb: 'typed into',

@@ -22,6 +22,7 @@ const DID: Partial<Record<PressOutcome, string>> = {
   moved: 'moved the element chosen away from the pointer',
   displaced: 'took the element chosen out of the document and put it back',
   covered: 'covered the element chosen with another',
+  intercepted: 'put another element over the element chosen',
 };
 
 /**

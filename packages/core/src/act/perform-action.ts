@@ -94,6 +94,7 @@ export async function performAction(scope: OperationScope, { action, variables, 
   try {
     state = await handler.run({
       page,
+      frame: target?.frame ?? frame,
       element: locator ?? target?.element,
       args: (action.arguments ?? []).map((value) => substituteVariables(value, variables)),
       timeoutMs: waitMs(),

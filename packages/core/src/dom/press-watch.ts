@@ -10,9 +10,10 @@
  * `kept` (neither reached it, but that node still stands under the press point, and the press point holds
  * it: a page acting on the press, or stopping the click before the watch sees it), `covered` (it stands
  * there under something else), `detached` or `moved` (the node pressed left the press point before its
- * release). Absent: no trusted press was seen.
+ * release), `intercepted` (an act aimed the press at an element, and it landed on another: the watch held
+ * it back from the page, pointer-click.ts). Absent: no trusted press was seen.
  */
-export type PressOutcome = 'landed' | 'displaced' | 'kept' | 'covered' | 'detached' | 'moved';
+export type PressOutcome = 'landed' | 'displaced' | 'kept' | 'covered' | 'detached' | 'moved' | 'intercepted';
 
 export interface PressWatch {
   restart(): void;
@@ -34,8 +35,25 @@ export function elementAtPoint(x: number, y: number): Element | null {
  * window, added through the page's original addEventListener (`listen`); `elementAt` is elementAtPoint.
  */
 export function watchPresses(listen: typeof EventTarget.prototype.addEventListener, elementAt: typeof elementAtPoint): PressWatch {
-  type Press = { node: EventTarget; x: number; y: number; landed: boolean; displaced: boolean };
+  type Press = { node: EventTarget; x: number; y: number; landed: boolean; displaced: boolean; intercepted: boolean };
   let press: Press | undefined;
+  // The element an act aims its next press at, for a moment (pointer-click.ts checked that a pointer at
+  // the press point hits it): a press landing on anything else, something the page put there in between,
+  // is held back from the page, its release and click with it, as Playwright's hit-target check does.
+  let aim: { el: Element; until: number } | undefined;
+  const AIM_MS = 2_000;
+  // The element itself, or the host of the closed shadow tree it is in, which is what a window listener sees.
+  const seenFromWindow = (el: Element): Node => {
+    let node: Node = el;
+    for (let root = node.getRootNode(); root instanceof ShadowRoot && root.mode === 'closed'; root = node.getRootNode()) node = root.host;
+    return node;
+  };
+  const holdBack = (event: Event) => {
+    if (!event.isTrusted || !press?.intercepted) return false;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    return true;
+  };
   const host = window as unknown as Record<string, unknown>;
   // Whether `node` is `outer` or inside it, across shadow roots (native contains per tree: removals can be many).
   const inside = (node: Node | null, outer: Node) => {
@@ -58,7 +76,10 @@ export function watchPresses(listen: typeof EventTarget.prototype.addEventListen
   const pressed = (event: Event) => {
     if (!event.isTrusted) return;
     const { clientX: x, clientY: y } = event as PointerEvent;
-    press = { node: event.composedPath()[0] ?? event.target!, x, y, landed: false, displaced: false };
+    const aimed = aim;
+    aim = undefined;
+    const intercepted = aimed !== undefined && performance.now() <= aimed.until && !event.composedPath().includes(seenFromWindow(aimed.el));
+    press = { node: event.composedPath()[0] ?? event.target!, x, y, landed: false, displaced: false, intercepted };
     removals.disconnect();
     for (let root: Node = (press.node as Node).getRootNode(); ; root = (root as ShadowRoot).host.getRootNode()) {
       removals.observe(root, { childList: true, subtree: true });
@@ -77,10 +98,13 @@ export function watchPresses(listen: typeof EventTarget.prototype.addEventListen
   listen.call(window, 'pointerdown', (event) => {
     pressed(event);
     clicks = [];
+    holdBack(event);
   }, { capture: true });
-  for (const type of ['pointerup', 'mouseup']) listen.call(window, type, released, { capture: true });
+  listen.call(window, 'mousedown', holdBack, { capture: true });
+  for (const type of ['pointerup', 'mouseup']) listen.call(window, type, (event) => holdBack(event) || released(event), { capture: true });
   // The click's target is set once it is dispatched: removals after it do not take it away.
   listen.call(window, 'click', (event) => {
+    if (holdBack(event)) return;
     released(event);
     if (!event.isTrusted || !press) return;
     clicks.push(event.composedPath());
@@ -92,6 +116,7 @@ export function watchPresses(listen: typeof EventTarget.prototype.addEventListen
       reached: (el: Element) => clicks.some((path) => path.includes(el)),
       point: () => press && { x: press.x, y: press.y },
       pressed: () => press?.node,
+      aim: (el: Element) => (aim = { el, until: performance.now() + AIM_MS }),
     },
     enumerable: false,
     configurable: true,
@@ -104,6 +129,7 @@ export function watchPresses(listen: typeof EventTarget.prototype.addEventListen
     },
     outcome() {
       if (!press) return undefined;
+      if (press.intercepted) return 'intercepted';
       if (press.landed) return 'landed';
       const node = press.node as Element;
       if (!node.isConnected) return 'detached';

@@ -16,24 +16,24 @@ export interface InPageLib {
 }
 
 /**
- * Wraps `fn(arg, lib)` as a standalone `(arg) => result` whose source carries the helpers, and the
+ * Wraps `fn(arg, lib, more)` as a standalone `(arg, more) => result` whose source carries the helpers, and the
  * in-page `modules` given (each a self-contained function, reached as lib.<name>: a large in-page
  * function is split into them). `__name` is declared because some TypeScript transpilers (tsx,
  * esbuild keepNames) wrap named inner functions in calls to it, which would not exist in the page.
  */
-export function inPage<A, R, M extends Record<string, (...args: never[]) => unknown> = Record<never, never>>(
-  fn: (arg: A, lib: InPageLib & M) => R,
+export function inPage<A, R, M extends Record<string, (...args: never[]) => unknown> = Record<never, never>, B = void>(
+  fn: (arg: A, lib: InPageLib & M, more?: B) => R,
   modules?: M,
-): (arg: A) => R {
+): (arg: A, more?: B) => R {
   const names = Object.keys(modules ?? {});
-  const source = `(arg) => {
+  const source = `(arg, more) => {
     const __name = (f) => f;
     const shadowRootOf = ${shadowRootOf};
     const pathStep = ${pathStep};
     const elementPath = ${elementPath};
     const pointerListenersOf = ${pointerListenersOf};
     ${names.map((name) => `const ${name} = ${modules![name]};`).join('\n    ')}
-    return (${fn})(arg, { shadowRootOf, pathStep, elementPath, pointerListenersOf, ${names.join(', ')} });
+    return (${fn})(arg, { shadowRootOf, pathStep, elementPath, pointerListenersOf, ${names.join(', ')} }, more);
   }`;
-  return new Function(`return ${source}`)() as (arg: A) => R;
+  return new Function(`return ${source}`)() as (arg: A, more?: B) => R;
 }

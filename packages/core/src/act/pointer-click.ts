@@ -1,0 +1,91 @@
+// A click with Playwright's actionability checks, in one evaluation and three mouse events: the element
+// attached, visible, enabled, scrolled into view, in the same place over an animation frame, and the one a
+// pointer at its click point hits, each waited for within the act's bound. Playwright's `click` does the
+// same in about a dozen round trips (its evaluations, their releases, a scroll, the quads, the layout) and
+// a stack trace for each: half the server's CPU for an Action act (bench/results/server-cpu.md). The press
+// watch still judges where the press landed (click-landing.ts). An element in a child frame is clicked by
+// Playwright: its point would have to be carried through the frames' offsets.
+import type { Frame, Page } from 'playwright-core';
+import { inPage } from '../selectors/index.js';
+import { describeElement } from './pinned-target.js';
+import type { ActionElement } from './action-methods.js';
+
+/** Where to press, in the main frame's viewport, or why not yet. */
+type Aim = { x: number; y: number } | { not: 'attached' | 'visible' | 'enabled' | 'stable' | 'hit'; by?: string };
+
+/** Waits between tries, as Playwright spaces its own (ms); the last repeats until the bound. */
+const BACKOFF_MS = [0, 20, 100, 100, 500];
+/** Where a try scrolls the element after another stood over it (a sticky header may cover it at one place). */
+const ALIGNMENTS: ScrollLogicalPosition[] = ['center', 'end', 'start', 'nearest'];
+
+export class NotActionable extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+/** Clicks `element` in the page's main frame `frame`; another frame's element goes through Playwright's click. */
+export async function pointerClick(page: Page, frame: Frame, element: ActionElement, timeoutMs: number): Promise<void> {
+  if (frame !== page.mainFrame()) return element.click({ timeout: timeoutMs });
+  const until = Date.now() + timeoutMs;
+  let last: Aim | undefined;
+  for (let attempt = 0; ; attempt++) {
+    const left = until - Date.now();
+    if (left <= 0) throw new NotActionable(reason(last));
+    // After a try another element stood over it, scroll it to another place in the viewport.
+    const align = last && 'not' in last && last.not === 'hit' ? ALIGNMENTS[attempt % ALIGNMENTS.length] : undefined;
+    const aim: Aim = 'evaluateAll' in element ? await element.evaluate(AIM, align, { timeout: left }) : await element.evaluate(AIM, align);
+    if ('x' in aim) return page.mouse.click(aim.x, aim.y);
+    last = aim;
+    const pause = BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]!;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, until - Date.now()))));
+  }
+}
+
+function reason(aim: Aim | undefined): string {
+  if (!aim || 'x' in aim) return 'Element did not become actionable in time';
+  const why = {
+    attached: 'it is no longer attached to the page',
+    visible: 'it is not visible',
+    enabled: 'it is disabled',
+    stable: 'it kept moving',
+    hit: `${aim.by ?? 'another element'} stands over it and would take the click`,
+  }[aim.not];
+  return `Element did not become actionable in time: ${why}`;
+}
+
+/** Runs in the page: one try at aiming a pointer at the element (`align`: where to scroll it, even when in view). */
+const AIM = inPage(
+  async (el: Element, lib, align?: ScrollLogicalPosition): Promise<Aim> => {
+    if (!el.isConnected) return { not: 'attached' };
+    const shown = (e: Element): boolean =>
+      getComputedStyle(e).display === 'contents'
+        ? [...e.children].some(shown)
+        : e.checkVisibility() && getComputedStyle(e).visibility === 'visible' && e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().height > 0;
+    if (!shown(el)) return { not: 'visible' };
+    if (el.closest('[aria-disabled="true"]') || (el.matches('button, input, select, textarea, option, optgroup') && el.matches(':disabled'))) return { not: 'enabled' };
+    // The rectangle pressed: the first of its boxes with an area (an inline element may wrap), else the whole.
+    const box = () => [...el.getClientRects()].find((r) => r.width * r.height >= 1) ?? el.getBoundingClientRect();
+    const inView = (r: DOMRect) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+    if (align || !inView(box())) el.scrollIntoView({ block: align ?? 'center', inline: align ?? 'center', behavior: 'instant' });
+    const before = box();
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    if (!el.isConnected) return { not: 'attached' };
+    const r = box();
+    if (r.x !== before.x || r.y !== before.y || r.width !== before.width || r.height !== before.height) return { not: 'stable' };
+    const left = Math.max(0, r.left);
+    const top = Math.max(0, r.top);
+    const x = (left + Math.min(innerWidth, r.right)) / 2;
+    const y = (top + Math.min(innerHeight, r.bottom)) / 2;
+    // What a pointer there hits, inside open and closed shadow roots; a click goes to the button or link it is part of.
+    let hit = document.elementFromPoint(x, y);
+    for (let inner = hit && lib.shadowRootOf(hit)?.elementFromPoint(x, y); inner && inner !== hit; inner = hit && lib.shadowRootOf(hit)?.elementFromPoint(x, y)) hit = inner;
+    const target = el.closest('button, [role=button], a, [role=link]') ?? el;
+    for (let node: Node | null = hit; node; node = (node as Element).assignedSlot ?? node.parentNode ?? (node as ShadowRoot).host ?? null) {
+      if (node !== target) continue;
+      // The press watch holds back a press that lands elsewhere after all (press-watch.ts).
+      (window as unknown as { __deckhandPresses?: { aim(el: Element): void } }).__deckhandPresses?.aim(target);
+      return { x, y };
+    }
+    return { not: 'hit', by: hit ? lib.describeElement(hit) : undefined };
+  },
+  { describeElement },
+);
