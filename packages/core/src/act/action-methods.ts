@@ -1,6 +1,6 @@
 // The Action methods an act can run without a model, one small handler each.
 import type { ElementHandle, Frame, Locator, Page } from 'playwright-core';
-import type { Resolution } from '../selectors/index.js';
+import type { PlainQuery, Resolution } from '../selectors/index.js';
 import { ACTION_METHODS as MODEL_ACTION_METHODS, GO_BACK } from '../inference/types.js';
 import { isDeckhandError } from '../errors.js';
 import { ActionFailure } from './action-failure.js';
@@ -22,6 +22,8 @@ export interface ActionTarget {
   frame: Frame;
   /** Absent only for methods that can act on the page itself (press with no selector). */
   element?: ActionElement;
+  /** A locator's selector as the page's own query reads it, when it can (resolve-target.ts). */
+  query?: PlainQuery;
   /** Arguments with variables already substituted. */
   args: string[];
   /** Bound for each Playwright wait (actionability, scrolling). */
@@ -50,7 +52,7 @@ export interface ActionMethod {
 }
 
 const ACTION_METHODS = {
-  click: { verb: 'clicked', trustedInput: true, clicks: true, run: ({ page, frame, element, timeoutMs }) => pointerClick(page, frame, need(element), timeoutMs) },
+  click: { verb: 'clicked', trustedInput: true, clicks: true, run: ({ page, frame, element, query, timeoutMs }) => pointerClick(page, frame, need(element), timeoutMs, query) },
   fill: { verb: 'filled', run: async ({ element, args, timeoutMs }) => ({ value: await fillChecked(need(element), arg(args, 0), timeoutMs) }) },
   type: {
     verb: 'typed into',

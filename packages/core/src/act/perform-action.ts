@@ -3,7 +3,7 @@
 // dom/settle.ts), within the operation's deadline. A target that is missing or refuses the action is
 // a result (success: false), not an error.
 import type { Frame } from 'playwright-core';
-import { directLocator, resolveTarget, type ResolvedTarget } from '../selectors/index.js';
+import { directLocator, plainQuery, resolveTarget, type ResolvedTarget } from '../selectors/index.js';
 import { ActionSettle, settledBeforeRead, UNSETTLED_MESSAGE } from '../dom/settle.js';
 import { firstLine, isDeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
@@ -96,6 +96,7 @@ export async function performAction(scope: OperationScope, { action, variables, 
       page,
       frame: target?.frame ?? frame,
       element: locator ?? target?.element,
+      query: locator ? plainQuery(local) : undefined,
       args: (action.arguments ?? []).map((value) => substituteVariables(value, variables)),
       timeoutMs: waitMs(),
       resolve: (other) => resolveTarget(target?.frame ?? frame, other, waitMs()),

@@ -6,34 +6,38 @@
 // watch still judges where the press landed (click-landing.ts). An element in a child frame is clicked by
 // Playwright: its point would have to be carried through the frames' offsets.
 import type { Frame, Page } from 'playwright-core';
-import { inPage } from '../selectors/index.js';
+import { inPage, type PlainQuery } from '../selectors/index.js';
 import { describeElement } from './pinned-target.js';
 import type { ActionElement } from './action-methods.js';
+import { ActionFailure } from './action-failure.js';
 
 /** Where to press, in the main frame's viewport, or why not yet. */
-type Aim = { x: number; y: number } | { not: 'attached' | 'visible' | 'enabled' | 'stable' | 'hit'; by?: string };
+type Aim = { x: number; y: number } | { not: 'found' | 'attached' | 'visible' | 'enabled' | 'stable' | 'hit'; by?: string };
 
 /** Waits between tries, as Playwright spaces its own (ms); the last repeats until the bound. */
 const BACKOFF_MS = [0, 20, 100, 100, 500];
 /** Where a try scrolls the element after another stood over it (a sticky header may cover it at one place). */
 const ALIGNMENTS: ScrollLogicalPosition[] = ['center', 'end', 'start', 'nearest'];
 
-export class NotActionable extends Error {
-  override readonly name = 'TimeoutError';
-}
-
-/** Clicks `element` in the page's main frame `frame`; another frame's element goes through Playwright's click. */
-export async function pointerClick(page: Page, frame: Frame, element: ActionElement, timeoutMs: number): Promise<void> {
+/**
+ * Clicks `element` in the page's main frame `frame`; another frame's element goes through Playwright's click.
+ * `query`: the plain query of the locator's selector (resolve-target.ts), which the page answers in the
+ * same evaluation as the aim, with no element handle made; an element it does not find is left to the locator.
+ */
+export async function pointerClick(page: Page, frame: Frame, element: ActionElement, timeoutMs: number, query?: PlainQuery): Promise<void> {
   if (frame !== page.mainFrame()) return element.click({ timeout: timeoutMs });
   const until = Date.now() + timeoutMs;
   let last: Aim | undefined;
+  let byQuery = query !== undefined;
   for (let attempt = 0; ; attempt++) {
     const left = until - Date.now();
-    if (left <= 0) throw new NotActionable(reason(last));
+    if (left <= 0) throw new ActionFailure(reason(last));
     // After a try another element stood over it, scroll it to another place in the viewport.
     const align = last && 'not' in last && last.not === 'hit' ? ALIGNMENTS[attempt % ALIGNMENTS.length] : undefined;
-    const aim: Aim = 'evaluateAll' in element ? await element.evaluate(AIM, align, { timeout: left }) : await element.evaluate(AIM, align);
-    if ('x' in aim) return page.mouse.click(aim.x, aim.y);
+    let aim: Aim | undefined = byQuery ? await frame.evaluate(AIM_BY_QUERY, { query: query!, align }) : undefined;
+    if (aim && 'not' in aim && aim.not === 'found') byQuery = false;
+    if (!byQuery) aim = 'evaluateAll' in element ? await element.evaluate(AIM, align, { timeout: left }) : await element.evaluate(AIM, align);
+    if ('x' in aim!) return page.mouse.click(aim.x, aim.y);
     last = aim;
     const pause = BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]!;
     await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, until - Date.now()))));
@@ -43,6 +47,7 @@ export async function pointerClick(page: Page, frame: Frame, element: ActionElem
 function reason(aim: Aim | undefined): string {
   if (!aim || 'x' in aim) return 'Element did not become actionable in time';
   const why = {
+    found: 'it is not in the page',
     attached: 'it is no longer attached to the page',
     visible: 'it is not visible',
     enabled: 'it is disabled',
@@ -52,40 +57,58 @@ function reason(aim: Aim | undefined): string {
   return `Element did not become actionable in time: ${why}`;
 }
 
-/** Runs in the page: one try at aiming a pointer at the element (`align`: where to scroll it, even when in view). */
-const AIM = inPage(
-  async (el: Element, lib, align?: ScrollLogicalPosition): Promise<Aim> => {
-    if (!el.isConnected) return { not: 'attached' };
-    const shown = (e: Element): boolean =>
-      getComputedStyle(e).display === 'contents'
-        ? [...e.children].some(shown)
-        : e.checkVisibility() && getComputedStyle(e).visibility === 'visible' && e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().height > 0;
-    if (!shown(el)) return { not: 'visible' };
-    if (el.closest('[aria-disabled="true"]') || (el.matches('button, input, select, textarea, option, optgroup') && el.matches(':disabled'))) return { not: 'enabled' };
-    // The rectangle pressed: the first of its boxes with an area (an inline element may wrap), else the whole.
-    const box = () => [...el.getClientRects()].find((r) => r.width * r.height >= 1) ?? el.getBoundingClientRect();
-    const inView = (r: DOMRect) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
-    if (align || !inView(box())) el.scrollIntoView({ block: align ?? 'center', inline: align ?? 'center', behavior: 'instant' });
-    const before = box();
-    await new Promise((resolve) => requestAnimationFrame(resolve));
-    if (!el.isConnected) return { not: 'attached' };
-    const r = box();
-    if (r.x !== before.x || r.y !== before.y || r.width !== before.width || r.height !== before.height) return { not: 'stable' };
-    const left = Math.max(0, r.left);
-    const top = Math.max(0, r.top);
-    const x = (left + Math.min(innerWidth, r.right)) / 2;
-    const y = (top + Math.min(innerHeight, r.bottom)) / 2;
-    // What a pointer there hits, inside open and closed shadow roots; a click goes to the button or link it is part of.
-    let hit = document.elementFromPoint(x, y);
-    for (let inner = hit && lib.shadowRootOf(hit)?.elementFromPoint(x, y); inner && inner !== hit; inner = hit && lib.shadowRootOf(hit)?.elementFromPoint(x, y)) hit = inner;
-    const target = el.closest('button, [role=button], a, [role=link]') ?? el;
-    for (let node: Node | null = hit; node; node = (node as Element).assignedSlot ?? node.parentNode ?? (node as ShadowRoot).host ?? null) {
-      if (node !== target) continue;
-      // The press watch holds back a press that lands elsewhere after all (press-watch.ts).
-      (window as unknown as { __deckhandPresses?: { aim(el: Element): void } }).__deckhandPresses?.aim(target);
-      return { x, y };
-    }
-    return { not: 'hit', by: hit ? lib.describeElement(hit) : undefined };
+/**
+ * Runs in the page (an inPage module): one try at aiming a pointer at the element (`align`: where to
+ * scroll it, even when in view); `shadowRootOf` and `describe` are the in-page library's.
+ */
+async function aimPointer(el: Element, align: ScrollLogicalPosition | undefined, shadowRootOf: (el: Element) => ShadowRoot | null, describe: (el: Element) => string): Promise<Aim> {
+  if (!el.isConnected) return { not: 'attached' };
+  const shown = (e: Element): boolean =>
+    getComputedStyle(e).display === 'contents'
+      ? [...e.children].some(shown)
+      : e.checkVisibility() && getComputedStyle(e).visibility === 'visible' && e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().height > 0;
+  if (!shown(el)) return { not: 'visible' };
+  if (el.closest('[aria-disabled="true"]') || (el.matches('button, input, select, textarea, option, optgroup') && el.matches(':disabled'))) return { not: 'enabled' };
+  // The rectangle pressed: the first of its boxes with an area (an inline element may wrap), else the whole.
+  const box = () => [...el.getClientRects()].find((r) => r.width * r.height >= 1) ?? el.getBoundingClientRect();
+  const inView = (r: DOMRect) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  if (align || !inView(box())) el.scrollIntoView({ block: align ?? 'center', inline: align ?? 'center', behavior: 'instant' });
+  const before = box();
+  await new Promise((resolve) => requestAnimationFrame(resolve));
+  if (!el.isConnected) return { not: 'attached' };
+  const r = box();
+  if (r.x !== before.x || r.y !== before.y || r.width !== before.width || r.height !== before.height) return { not: 'stable' };
+  const x = (Math.max(0, r.left) + Math.min(innerWidth, r.right)) / 2;
+  const y = (Math.max(0, r.top) + Math.min(innerHeight, r.bottom)) / 2;
+  // What a pointer there hits, inside open and closed shadow roots; a click goes to the button or link it is part of.
+  let hit = document.elementFromPoint(x, y);
+  for (let inner = hit && shadowRootOf(hit)?.elementFromPoint(x, y); inner && inner !== hit; inner = hit && shadowRootOf(hit)?.elementFromPoint(x, y)) hit = inner;
+  const target = el.closest('button, [role=button], a, [role=link]') ?? el;
+  for (let node: Node | null = hit; node; node = (node as Element).assignedSlot ?? node.parentNode ?? (node as ShadowRoot).host ?? null) {
+    if (node !== target) continue;
+    // The press watch holds back a press that lands elsewhere after all (press-watch.ts).
+    (window as unknown as { __deckhandPresses?: { aim(el: Element): void } }).__deckhandPresses?.aim(target);
+    return { x, y };
+  }
+  return { not: 'hit', by: hit ? describe(hit) : undefined };
+}
+
+/** Runs in the page: the first element of a plain query (resolve-target.ts), or null. */
+function queryPlain(query: PlainQuery): Element | null {
+  try {
+    const found = 'xpath' in query ? document.evaluate(query.xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue : document.querySelector(query.css);
+    return found instanceof Element ? found : null;
+  } catch {
+    return null;
+  }
+}
+
+const AIM = inPage((el: Element, lib, align?: ScrollLogicalPosition) => lib.aimPointer(el, align, lib.shadowRootOf, lib.describeElement), { aimPointer, describeElement });
+
+const AIM_BY_QUERY = inPage(
+  async ({ query, align }: { query: PlainQuery; align?: ScrollLogicalPosition }, lib): Promise<Aim> => {
+    const el = lib.queryPlain(query);
+    return el ? lib.aimPointer(el, align, lib.shadowRootOf, lib.describeElement) : { not: 'found' };
   },
-  { describeElement },
+  { aimPointer, describeElement, queryPlain },
 );

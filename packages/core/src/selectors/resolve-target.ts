@@ -21,6 +21,12 @@ const POLL_MS = 100;
  */
 export function directLocator(frame: Frame, selector: string): Locator | undefined {
   if (!isXPath(selector)) return frame.locator(selector).first();
+  const xpath = documentXPath(selector);
+  return xpath === undefined ? undefined : frame.locator(`xpath=${xpath}`).first();
+}
+
+/** A deep XPath that stays in one document, as a plain XPath; undefined for the others. */
+function documentXPath(selector: string): string | undefined {
   let pieces: FramePiece[];
   try {
     pieces = parseDeepXPath(selector);
@@ -28,7 +34,26 @@ export function directLocator(frame: Frame, selector: string): Locator | undefin
     return undefined;
   }
   const [piece] = pieces;
-  return pieces.length === 1 && piece!.shadow.length === 0 ? frame.locator(`xpath=${piece!.xpath}`).first() : undefined;
+  return pieces.length === 1 && piece!.shadow.length === 0 ? piece!.xpath : undefined;
+}
+
+/** A selector the page's own querySelector or XPath evaluation finds as Playwright's locator(...).first() does. */
+export type PlainQuery = { css: string } | { xpath: string };
+
+/**
+ * The plain query for a direct selector whose first match in the document's light tree is Playwright's
+ * first match too: an XPath in one document, or one compound CSS selector (`#go`, `button.primary[name="q"]`):
+ * Playwright takes those from the document's querySelectorAll first and looks into shadow roots only
+ * after. Combinators, pseudo-classes and Playwright's own syntax (`text=`, `>>`, `:has-text`) are left to
+ * the locator, and so is a query the light tree does not answer.
+ */
+export function plainQuery(selector: string): PlainQuery | undefined {
+  if (isXPath(selector)) {
+    const xpath = documentXPath(selector);
+    return xpath === undefined ? undefined : { xpath };
+  }
+  const bare = selector.trim().replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '""').replace(/\[[^\]]*\]/g, '[]');
+  return /^[\w\-#.*[\]\u00a0-\uffff]+$/.test(bare) ? { css: selector.trim() } : undefined;
 }
 
 export async function resolveTarget(frame: Frame, selector: string, timeoutMs: number): Promise<Resolution> {
