@@ -69,10 +69,13 @@ async function aimPointer(el: Element, align: ScrollLogicalPosition | undefined,
       : e.checkVisibility() && getComputedStyle(e).visibility === 'visible' && e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().height > 0;
   if (!shown(el)) return { not: 'visible' };
   if (el.closest('[aria-disabled="true"]') || (el.matches('button, input, select, textarea, option, optgroup') && el.matches(':disabled'))) return { not: 'enabled' };
+  // What has the boxes: a display: contents element has none of its own, its first shown child has them.
+  const boxed = (e: Element): Element => (getComputedStyle(e).display === 'contents' ? boxed([...e.children].find(shown)!) : e);
+  const holder = boxed(el);
   // The rectangle pressed: the first of its boxes with an area (an inline element may wrap), else the whole.
-  const box = () => [...el.getClientRects()].find((r) => r.width * r.height >= 1) ?? el.getBoundingClientRect();
+  const box = () => [...holder.getClientRects()].find((r) => r.width * r.height >= 1) ?? holder.getBoundingClientRect();
   const inView = (r: DOMRect) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
-  if (align || !inView(box())) el.scrollIntoView({ block: align ?? 'center', inline: align ?? 'center', behavior: 'instant' });
+  if (align || !inView(box())) holder.scrollIntoView({ block: align ?? 'center', inline: align ?? 'center', behavior: 'instant' });
   const before = box();
   await new Promise((resolve) => requestAnimationFrame(resolve));
   if (!el.isConnected) return { not: 'attached' };
