@@ -46,6 +46,12 @@ const QUEUED_MAX_MS = 50;
 const IDLE_MAX_MS = 50;
 /** How long one status read of a frame may take; a frame that does not answer counts as idle. */
 const STATUS_READ_MS = 1_000;
+/**
+ * How long the first look after an input waits for the page's push before it reads the status itself: a
+ * click is pushed as its last listener has run, or two tasks later, after the frame it caused (16–33 ms
+ * at 60 Hz); reading at once as well cost a round trip and an evaluation per act that the push made useless.
+ */
+const PUSH_WAIT_MS = 40;
 
 export interface FrameActivity {
   /** Counted timers and animation frames not yet run, storage and blob work not yet ended, and navigations to a new document not yet committed. */
@@ -123,7 +129,7 @@ function reported(frame: Frame, { generation, pending, quietMs, press }: WatchSt
 
 /** The first look after an action whose input restarts the main frame's watch (restartsOnInput). */
 export interface FirstLook {
-  /** The status the page pushed after the input's effects, or, while none has come, one read (whichever answers first). */
+  /** The status the page pushed after the input's effects, or, when none has come within PUSH_WAIT_MS, one read (whichever answers first). */
   read(options: ActivityRead): Promise<FrameActivity | null>;
   /** Stops waiting for the push. */
   dispose(): void;
@@ -145,7 +151,11 @@ export function firstLookOnInput(frame: Frame): FirstLook {
   });
   return {
     read: async (read) => {
-      const status = arrived ?? (await Promise.race([pushed, statusOf(frame, read)]));
+      const readLater = new Promise<WatchStatus | null>((resolve) => {
+        const timer = setTimeout(() => resolve(statusOf(frame, read)), PUSH_WAIT_MS);
+        void pushed.then(() => clearTimeout(timer));
+      });
+      const status = arrived ?? (await Promise.race([pushed, readLater]));
       stop();
       return status && reported(frame, status);
     },
