@@ -10,6 +10,7 @@ import { inPage, type PlainQuery } from '../selectors/index.js';
 import { describeElement } from './pinned-target.js';
 import type { ActionElement } from './action-methods.js';
 import { ActionFailure } from './action-failure.js';
+import { firstLine } from '../errors.js';
 
 /** Where to press, in the main frame's viewport, or why not yet. */
 type Aim = { x: number; y: number } | { not: 'found' | 'attached' | 'visible' | 'enabled' | 'stable' | 'hit'; by?: string };
@@ -34,13 +35,31 @@ export async function pointerClick(page: Page, frame: Frame, element: ActionElem
     if (left <= 0) throw new ActionFailure(reason(last));
     // After a try another element stood over it, scroll it to another place in the viewport.
     const align = last && 'not' in last && last.not === 'hit' ? ALIGNMENTS[attempt % ALIGNMENTS.length] : undefined;
-    let aim: Aim | undefined = byQuery ? await frame.evaluate(AIM_BY_QUERY, { query: query!, align }) : undefined;
+    let aim: Aim | undefined = byQuery ? await answered(frame.evaluate(AIM_BY_QUERY, { query: query!, align }), left) : undefined;
     if (aim && 'not' in aim && aim.not === 'found') byQuery = false;
-    if (!byQuery) aim = 'evaluateAll' in element ? await element.evaluate(AIM, align, { timeout: left }) : await element.evaluate(AIM, align);
+    if (!byQuery) aim = await answered('evaluateAll' in element ? element.evaluate(AIM, align, { timeout: left }) : element.evaluate(AIM, align), left);
     if ('x' in aim!) return page.mouse.click(aim.x, aim.y);
     last = aim;
     const pause = BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]!;
     await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, until - Date.now()))));
+  }
+}
+
+/**
+ * A try's answer within the bound. A page that never answers (it replaced requestAnimationFrame, say) or
+ * whose own script throws in the check (it replaced a DOM function) is refused in our words: the page's
+ * exception is its own text, not for the caller. A navigation or a closed page is left to the act.
+ */
+async function answered(attempt: Promise<Aim>, ms: number): Promise<Aim> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new ActionFailure('Element did not become actionable in time: the page did not answer the check')), ms)));
+  try {
+    return await Promise.race([attempt, late]);
+  } catch (error) {
+    if (error instanceof ActionFailure || /Execution context was destroyed|Target page, context or browser has been closed|Target closed|Target crashed/i.test(firstLine(error))) throw error;
+    throw new ActionFailure("The page's own script failed while the element was checked (the page replaces functions of the DOM), so it was not clicked");
+  } finally {
+    clearTimeout(timer);
   }
 }
 

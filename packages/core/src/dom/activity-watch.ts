@@ -9,6 +9,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import type { Frame, Page } from 'playwright-core';
 import { CHANNEL_PARTNERS_KEY } from '../browser/page-hooks/channel-hook.js';
+import { INPUT_HOOK_KEY, type InputHook } from '../browser/page-hooks/input-hook.js';
 import { inPage } from '../selectors/index.js';
 import { readFrame } from './frame-read.js';
 import { allowPushes, onPush, PUSH_BINDING, type WatchStatus } from './activity-push.js';
@@ -94,7 +95,7 @@ function loadStretch(): number {
 export async function startWatch(frame: Frame): Promise<void> {
   followNavigations(frame.page());
   armed.delete(frame);
-  const limits: WatchLimits = { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS * loadStretch(), chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS, queuedMaxMs: QUEUED_MAX_MS, idleMs: IDLE_MAX_MS, binding: PUSH_BINDING, channelPartners: CHANNEL_PARTNERS_KEY };
+  const limits: WatchLimits = { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS * loadStretch(), chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS, queuedMaxMs: QUEUED_MAX_MS, idleMs: IDLE_MAX_MS, binding: PUSH_BINDING, channelPartners: CHANNEL_PARTNERS_KEY, inputHook: INPUT_HOOK_KEY };
   const installed = await readFrame(frame, () => frame.evaluate(INSTALL, limits), { boundMs: STATUS_READ_MS }).catch(() => undefined);
   // A new document's watch gets its binding; nothing waits for it (the first push is a later action's).
   if (installed && frame === frame.page().mainFrame()) void allowPushes(frame.page()).catch(() => undefined);
@@ -172,10 +173,11 @@ interface WatchLimits {
   idleMs: number;
   binding: string;
   channelPartners: string;
+  inputHook: string;
 }
 
 /** Installs the watch in the frame's document, or restarts the one it has; true when it installed one. */
-const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queuedMaxMs, idleMs, binding, channelPartners }: WatchLimits, lib): boolean => {
+const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queuedMaxMs, idleMs, binding, channelPartners, inputHook }: WatchLimits, lib): boolean => {
   type Watch = { restart(): void };
   const host = window as unknown as Record<string, unknown>;
   const existing = host['__deckhandActivityWatch'] as Watch | undefined;
@@ -183,7 +185,10 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
     existing.restart();
     return false;
   }
-  const listen = EventTarget.prototype.addEventListener;
+  // The input hook's first listeners and the original addEventListener, where the document has them (page-hooks/input-hook.ts).
+  const input = host[inputHook] as InputHook | undefined;
+  const listen = input?.addEventListener ?? EventTarget.prototype.addEventListener;
+  const early = (type: string, handler: (event: Event) => void) => (input ? input.on(type, handler) : listen.call(window, type, handler, { capture: true }));
   // Prefixes of pending work that counts only for the watch window: intervals, messages, worker answers, idle callbacks.
   const BOUNDED_BY_WINDOW = 'imwq';
   type Scheduler = { postTask(task: () => void, o: { priority: string }): Promise<void> };
@@ -462,9 +467,9 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
     pushOnRelease = event.type !== 'keydown';
     awaitingPush = pushOnRelease;
   };
-  for (const type of ['pointermove', 'pointerdown', 'keydown']) listen.call(window, type, onInput, { capture: true });
+  for (const type of ['pointermove', 'pointerdown', 'keydown']) early(type, onInput);
   // After the restart on input: a press is recorded once its restart has run.
-  const presses = lib.watchPresses(listen, lib.elementAtPoint);
+  const presses = lib.watchPresses(early, lib.elementAtPoint);
   // The pointer's release ends the action's input (bubbling: a release Playwright's hit-target check stops
   // is not the action's, and no push comes). The status is pushed two normal-priority tasks later: the
   // first runs after the input's own task, the second after what that task queued (a toggle event, a

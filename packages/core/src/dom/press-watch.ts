@@ -31,22 +31,31 @@ export function elementAtPoint(x: number, y: number): Element | null {
 }
 
 /**
- * Runs in the page (passed to inPage as a module): follows trusted presses with capture listeners on the
- * window, added through the page's original addEventListener (`listen`); `elementAt` is elementAtPoint.
+ * Runs in the page (passed to inPage as a module): follows trusted presses with the first capture listeners
+ * of the window (`early`: the input hook's, page-hooks/input-hook.ts); `elementAt` is elementAtPoint.
  */
-export function watchPresses(listen: typeof EventTarget.prototype.addEventListener, elementAt: typeof elementAtPoint): PressWatch {
-  type Press = { node: EventTarget; x: number; y: number; landed: boolean; displaced: boolean; intercepted: boolean };
+export function watchPresses(early: (type: string, handler: (event: Event) => void) => void, elementAt: typeof elementAtPoint): PressWatch {
+  type Press = { node: EventTarget; x: number; y: number; landed: boolean; displaced: boolean; intercepted: boolean; aimed?: Element };
   let press: Press | undefined;
   // The element an act aims its next press at, for a moment (pointer-click.ts checked that a pointer at
   // the press point hits it): a press landing on anything else, something the page put there in between,
   // is held back from the page, its release and click with it, as Playwright's hit-target check does.
   let aim: { el: Element; until: number } | undefined;
-  const AIM_MS = 2_000;
+  const AIM_MS = 1_000;
   // The element itself, or the host of the closed shadow tree it is in, which is what a window listener sees.
   const seenFromWindow = (el: Element): Node => {
     let node: Node = el;
     for (let root = node.getRootNode(); root instanceof ShadowRoot && root.mode === 'closed'; root = node.getRootNode()) node = root.host;
     return node;
+  };
+  // A release or click of an aimed press that goes to another element while the element aimed at still
+  // holds the press point (the page captured the pointer for another element, say): held back as well.
+  const redirected = (event: Event) => {
+    if (!event.isTrusted || !press?.aimed || press.intercepted || event.composedPath().includes(seenFromWindow(press.aimed))) return false;
+    const { clientX: x, clientY: y } = event as MouseEvent;
+    if (!inside(elementAt(x, y), press.aimed)) return false;
+    press.intercepted = true;
+    return holdBack(event);
   };
   const holdBack = (event: Event) => {
     if (!event.isTrusted || !press?.intercepted) return false;
@@ -79,7 +88,7 @@ export function watchPresses(listen: typeof EventTarget.prototype.addEventListen
     const aimed = aim;
     aim = undefined;
     const intercepted = aimed !== undefined && performance.now() <= aimed.until && !event.composedPath().includes(seenFromWindow(aimed.el));
-    press = { node: event.composedPath()[0] ?? event.target!, x, y, landed: false, displaced: false, intercepted };
+    press = { node: event.composedPath()[0] ?? event.target!, x, y, landed: false, displaced: false, intercepted, aimed: intercepted ? undefined : aimed?.el };
     removals.disconnect();
     for (let root: Node = (press.node as Node).getRootNode(); ; root = (root as ShadowRoot).host.getRootNode()) {
       removals.observe(root, { childList: true, subtree: true });
@@ -95,22 +104,22 @@ export function watchPresses(listen: typeof EventTarget.prototype.addEventListen
   };
   // The click paths since the press, read (rarely) when the node pressed left: whether the element acted on was in one.
   let clicks: EventTarget[][] = [];
-  listen.call(window, 'pointerdown', (event) => {
+  early('pointerdown', (event) => {
     pressed(event);
     clicks = [];
     holdBack(event);
-  }, { capture: true });
-  listen.call(window, 'mousedown', holdBack, { capture: true });
-  for (const type of ['pointerup', 'mouseup']) listen.call(window, type, (event) => holdBack(event) || released(event), { capture: true });
+  });
+  early('mousedown', holdBack);
+  for (const type of ['pointerup', 'mouseup']) early(type, (event) => redirected(event) || holdBack(event) || released(event));
   // The click's target is set once it is dispatched: removals after it do not take it away.
-  listen.call(window, 'click', (event) => {
-    if (holdBack(event)) return;
+  early('click', (event) => {
+    if (redirected(event) || holdBack(event)) return;
     released(event);
     if (!event.isTrusted || !press) return;
     clicks.push(event.composedPath());
     displaced();
     removals.disconnect();
-  }, { capture: true });
+  });
   Object.defineProperty(host, '__deckhandPresses', {
     value: {
       reached: (el: Element) => clicks.some((path) => path.includes(el)),

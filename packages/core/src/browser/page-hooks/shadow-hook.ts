@@ -1,10 +1,11 @@
 // Closed shadow roots are invisible to page scripts. This init script, installed on every context
 // before any page script runs, remembers each closed root so our in-page code can walk into it.
 // Declarative closed roots (<template shadowrootmode="closed">) are not seen by it. The same script
-// carries the pointer-listener hook (listener-hook.ts) and the channel hook (channel-hook.ts): one script,
+// carries the input hook (input-hook.ts), the pointer-listener hook (listener-hook.ts) and the channel hook (channel-hook.ts): one script,
 // installed where contexts are made.
 import { CHANNEL_HOOK_SCRIPT } from './channel-hook.js';
 import { LISTENER_HOOK_SCRIPT } from './listener-hook.js';
+import { INPUT_HOOK_SCRIPT } from './input-hook.js';
 
 export const CLOSED_ROOTS_KEY = '__deckhandClosedRoots';
 
@@ -20,7 +21,7 @@ const CLOSED_ROOTS_SCRIPT = `(() => {
   };
 })();`;
 
-export const SHADOW_HOOK_SCRIPT = `${CLOSED_ROOTS_SCRIPT}\n${LISTENER_HOOK_SCRIPT}\n${CHANNEL_HOOK_SCRIPT}`;
+export const SHADOW_HOOK_SCRIPT = `${INPUT_HOOK_SCRIPT}\n${CLOSED_ROOTS_SCRIPT}\n${LISTENER_HOOK_SCRIPT}\n${CHANNEL_HOOK_SCRIPT}`;
 
 /** In-page: the open or closed shadow root of an element, or null. Serialisable (no closures). */
 export function shadowRootOf(el: Element): ShadowRoot | null {
