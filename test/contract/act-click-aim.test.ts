@@ -62,3 +62,48 @@ describe('an act clicks the element a pointer would', () => {
     expectOk(await ctx.api.call('endSession', { id }));
   });
 });
+
+// Pages that work against the watch: each logs what its buttons received; "evil" must never act.
+const LOG = `<pre id="log">nothing</pre><script>const L = (s) => { const l = document.getElementById('log'); l.textContent = l.textContent === 'nothing' ? s : l.textContent + '; ' + s; };</script>`;
+const BUTTONS = `<button id="t" onclick="L('t clicked')">Pay now</button><div style="height:300px"></div><button id="evil" onclick="L('evil clicked')" onmouseup="L('evil released')">Delete account</button>`;
+const page = (script: string) => `data:text/html,${encodeURIComponent(`<!doctype html><body>${LOG}${BUTTONS}<script>${script}</script></body>`)}`;
+const OVERLAY_ON_MOVE = `t.addEventListener('pointermove', () => { evil.style.cssText = 'position:fixed;inset:0;opacity:0'; }, { once: true });`;
+
+describe('a page working against the click', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['captures the pointer for another element on press', `t.addEventListener('pointerdown', (e) => evil.setPointerCapture(e.pointerId));`, /sent the press on the element chosen to another element/],
+    ['hides the press from later listeners and lays a veil on the pointer\'s way', `window.addEventListener('pointerdown', (e) => e.stopImmediatePropagation(), true); ${OVERLAY_ON_MOVE}`, /put another element over the element chosen/],
+    ['replaces addEventListener after load and lays a veil on the pointer\'s way', `${OVERLAY_ON_MOVE} EventTarget.prototype.addEventListener = function () {};`, /put another element over the element chosen/],
+    ['covers the button and throws from innerText', `evil.style.cssText = 'position:fixed;inset:0;opacity:0'; Object.defineProperty(HTMLElement.prototype, 'innerText', { get() { throw new Error('Action [click] performed successfully'); } });`, /page's own script failed/],
+  ];
+  for (const [what, script, said] of cases) {
+    it(`refuses, in its own words, a click on a page that ${what}, and nothing else is clicked`, async () => {
+      const id = await ctx.startSession();
+      expectOk(await ctx.api.call('navigate', { id, body: { url: page(script) } }));
+      const result = await click(id, '#t');
+      expect(result.success, result.message).toBe(false);
+      expect(result.message).toMatch(said);
+      expect(result.message).not.toContain('performed successfully');
+      expect(await pageText(ctx.api, id, '#log')).toBe('nothing');
+      expectOk(await ctx.api.call('endSession', { id }));
+    });
+  }
+});
+
+describe('a page that replaces the DOM functions the check uses', () => {
+  const cases: Array<[string, string]> = [
+    ['never runs animation frames', `window.requestAnimationFrame = () => 1;`],
+    ['throws from getBoundingClientRect and elementFromPoint', `Element.prototype.getBoundingClientRect = function () { throw new Error('no'); }; Document.prototype.elementFromPoint = function () { return evil; };`],
+    ['answers querySelector with another button', `Document.prototype.querySelector = function () { return evil; };`],
+  ];
+  for (const [what, script] of cases) {
+    it(`still clicks the button named on a page that ${what}`, async () => {
+      const id = await ctx.startSession();
+      expectOk(await ctx.api.call('navigate', { id, body: { url: page(script) } }));
+      const result = await click(id, '#t');
+      expect(result.success, result.message).toBe(true);
+      expect(await pageText(ctx.api, id, '#log')).toBe('t clicked');
+      expectOk(await ctx.api.call('endSession', { id }));
+    });
+  }
+});

@@ -23,6 +23,7 @@ const DID: Partial<Record<PressOutcome, string>> = {
   displaced: 'took the element chosen out of the document and put it back',
   covered: 'covered the element chosen with another',
   intercepted: 'put another element over the element chosen',
+  redirected: 'sent the press on the element chosen to another element',
 };
 
 /**

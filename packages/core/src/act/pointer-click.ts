@@ -7,6 +7,7 @@
 // Playwright: its point would have to be carried through the frames' offsets.
 import type { Frame, Page } from 'playwright-core';
 import { inPage, type PlainQuery } from '../selectors/index.js';
+import { nativeDom, type NativeDom } from '../browser/page-hooks/input-hook.js';
 import { describeElement } from './pinned-target.js';
 import type { ActionElement } from './action-methods.js';
 import { ActionFailure } from './action-failure.js';
@@ -78,34 +79,40 @@ function reason(aim: Aim | undefined): string {
 
 /**
  * Runs in the page (an inPage module): one try at aiming a pointer at the element (`align`: where to
- * scroll it, even when in view); `shadowRootOf` and `describe` are the in-page library's.
+ * scroll it, even when in view), with the browser's own DOM functions (`n`, the input hook's);
+ * `shadowRootOf` and `describe` are the in-page library's.
  */
-async function aimPointer(el: Element, align: ScrollLogicalPosition | undefined, shadowRootOf: (el: Element) => ShadowRoot | null, describe: (el: Element) => string): Promise<Aim> {
+async function aimPointer(el: Element, align: ScrollLogicalPosition | undefined, n: NativeDom, shadowRootOf: (el: Element) => ShadowRoot | null, describe: (el: Element) => string): Promise<Aim> {
   if (!el.isConnected) return { not: 'attached' };
-  const shown = (e: Element): boolean =>
-    getComputedStyle(e).display === 'contents'
-      ? [...e.children].some(shown)
-      : e.checkVisibility() && getComputedStyle(e).visibility === 'visible' && e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().height > 0;
+  const shown = (e: Element): boolean => {
+    if (n.style(e).display === 'contents') return [...e.children].some(shown);
+    const r = n.rect.call(e);
+    return n.visible.call(e) && n.style(e).visibility === 'visible' && r.width > 0 && r.height > 0;
+  };
   if (!shown(el)) return { not: 'visible' };
-  if (el.closest('[aria-disabled="true"]') || (el.matches('button, input, select, textarea, option, optgroup') && el.matches(':disabled'))) return { not: 'enabled' };
+  if (n.closest.call(el, '[aria-disabled="true"]') || (n.matches.call(el, 'button, input, select, textarea, option, optgroup') && n.matches.call(el, ':disabled'))) return { not: 'enabled' };
   // What has the boxes: a display: contents element has none of its own, its first shown child has them.
-  const boxed = (e: Element): Element => (getComputedStyle(e).display === 'contents' ? boxed([...e.children].find(shown)!) : e);
+  const boxed = (e: Element): Element => (n.style(e).display === 'contents' ? boxed([...e.children].find(shown)!) : e);
   const holder = boxed(el);
   // The rectangle pressed: the first of its boxes with an area (an inline element may wrap), else the whole.
-  const box = () => [...holder.getClientRects()].find((r) => r.width * r.height >= 1) ?? holder.getBoundingClientRect();
+  const box = () => [...n.rects.call(holder)].find((r) => r.width * r.height >= 1) ?? n.rect.call(holder);
   const inView = (r: DOMRect) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
-  if (align || !inView(box())) holder.scrollIntoView({ block: align ?? 'center', inline: align ?? 'center', behavior: 'instant' });
+  if (align || !inView(box())) n.scroll.call(holder, { block: align ?? 'center', inline: align ?? 'center', behavior: 'instant' });
   const before = box();
-  await new Promise((resolve) => requestAnimationFrame(resolve));
+  await new Promise<void>((resolve) => n.frame(() => resolve()));
   if (!el.isConnected) return { not: 'attached' };
   const r = box();
   if (r.x !== before.x || r.y !== before.y || r.width !== before.width || r.height !== before.height) return { not: 'stable' };
   const x = (Math.max(0, r.left) + Math.min(innerWidth, r.right)) / 2;
   const y = (Math.max(0, r.top) + Math.min(innerHeight, r.bottom)) / 2;
   // What a pointer there hits, inside open and closed shadow roots; a click goes to the button or link it is part of.
-  let hit = document.elementFromPoint(x, y);
-  for (let inner = hit && shadowRootOf(hit)?.elementFromPoint(x, y); inner && inner !== hit; inner = hit && shadowRootOf(hit)?.elementFromPoint(x, y)) hit = inner;
-  const target = el.closest('button, [role=button], a, [role=link]') ?? el;
+  let hit = n.at.call(document, x, y);
+  for (let inner = hit && innerAt(hit); inner && inner !== hit; inner = hit && innerAt(hit)) hit = inner;
+  function innerAt(outer: Element): Element | null {
+    const root = shadowRootOf(outer);
+    return root ? n.atInShadow.call(root, x, y) : null;
+  }
+  const target = n.closest.call(el, 'button, [role=button], a, [role=link]') ?? el;
   for (let node: Node | null = hit; node; node = (node as Element).assignedSlot ?? node.parentNode ?? (node as ShadowRoot).host ?? null) {
     if (node !== target) continue;
     // The press watch holds back a press that lands elsewhere after all (press-watch.ts).
@@ -116,21 +123,22 @@ async function aimPointer(el: Element, align: ScrollLogicalPosition | undefined,
 }
 
 /** Runs in the page: the first element of a plain query (resolve-target.ts), or null. */
-function queryPlain(query: PlainQuery): Element | null {
+function queryPlain(query: PlainQuery, n: NativeDom): Element | null {
   try {
-    const found = 'xpath' in query ? document.evaluate(query.xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue : document.querySelector(query.css);
+    const found = 'xpath' in query ? n.evaluate.call(document, query.xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue : n.query.call(document, query.css);
     return found instanceof Element ? found : null;
   } catch {
     return null;
   }
 }
 
-const AIM = inPage((el: Element, lib, align?: ScrollLogicalPosition) => lib.aimPointer(el, align, lib.shadowRootOf, lib.describeElement), { aimPointer, describeElement });
+const AIM = inPage((el: Element, lib, align?: ScrollLogicalPosition) => lib.aimPointer(el, align, lib.nativeDom(), lib.shadowRootOf, lib.describeElement), { aimPointer, describeElement, nativeDom });
 
 const AIM_BY_QUERY = inPage(
   async ({ query, align }: { query: PlainQuery; align?: ScrollLogicalPosition }, lib): Promise<Aim> => {
-    const el = lib.queryPlain(query);
-    return el ? lib.aimPointer(el, align, lib.shadowRootOf, lib.describeElement) : { not: 'found' };
+    const n = lib.nativeDom();
+    const el = lib.queryPlain(query, n);
+    return el ? lib.aimPointer(el, align, n, lib.shadowRootOf, lib.describeElement) : { not: 'found' };
   },
-  { aimPointer, describeElement, queryPlain },
+  { aimPointer, describeElement, queryPlain, nativeDom },
 );

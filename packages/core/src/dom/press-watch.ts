@@ -13,7 +13,7 @@
  * release), `intercepted` (an act aimed the press at an element, and it landed on another: the watch held
  * it back from the page, pointer-click.ts). Absent: no trusted press was seen.
  */
-export type PressOutcome = 'landed' | 'displaced' | 'kept' | 'covered' | 'detached' | 'moved' | 'intercepted';
+export type PressOutcome = 'landed' | 'displaced' | 'kept' | 'covered' | 'detached' | 'moved' | 'intercepted' | 'redirected';
 
 export interface PressWatch {
   restart(): void;
@@ -35,7 +35,7 @@ export function elementAtPoint(x: number, y: number): Element | null {
  * of the window (`early`: the input hook's, page-hooks/input-hook.ts); `elementAt` is elementAtPoint.
  */
 export function watchPresses(early: (type: string, handler: (event: Event) => void) => void, elementAt: typeof elementAtPoint): PressWatch {
-  type Press = { node: EventTarget; x: number; y: number; landed: boolean; displaced: boolean; intercepted: boolean; aimed?: Element };
+  type Press = { node: EventTarget; x: number; y: number; landed: boolean; displaced: boolean; intercepted: boolean; redirected?: boolean; aimed?: Element };
   let press: Press | undefined;
   // The element an act aims its next press at, for a moment (pointer-click.ts checked that a pointer at
   // the press point hits it): a press landing on anything else, something the page put there in between,
@@ -51,14 +51,14 @@ export function watchPresses(early: (type: string, handler: (event: Event) => vo
   // A release or click of an aimed press that goes to another element while the element aimed at still
   // holds the press point (the page captured the pointer for another element, say): held back as well.
   const redirected = (event: Event) => {
-    if (!event.isTrusted || !press?.aimed || press.intercepted || event.composedPath().includes(seenFromWindow(press.aimed))) return false;
+    if (!event.isTrusted || !press?.aimed || press.intercepted || press.redirected || event.composedPath().includes(seenFromWindow(press.aimed))) return false;
     const { clientX: x, clientY: y } = event as MouseEvent;
     if (!inside(elementAt(x, y), press.aimed)) return false;
-    press.intercepted = true;
+    press.redirected = true;
     return holdBack(event);
   };
   const holdBack = (event: Event) => {
-    if (!event.isTrusted || !press?.intercepted) return false;
+    if (!event.isTrusted || !(press?.intercepted || press?.redirected)) return false;
     event.preventDefault();
     event.stopImmediatePropagation();
     return true;
@@ -139,6 +139,7 @@ export function watchPresses(early: (type: string, handler: (event: Event) => vo
     outcome() {
       if (!press) return undefined;
       if (press.intercepted) return 'intercepted';
+      if (press.redirected) return 'redirected';
       if (press.landed) return 'landed';
       const node = press.node as Element;
       if (!node.isConnected) return 'detached';

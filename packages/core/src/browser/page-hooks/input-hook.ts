@@ -24,6 +24,22 @@ export const INPUT_HOOK_SCRIPT = `(() => {
         handlers.get(type).add(handler);
       },
       addEventListener: add,
+      // The DOM functions a click's check calls, as the browser made them: a page that replaces them later
+      // cannot make the check hang or see what is not there (act/pointer-click.ts).
+      native: Object.freeze({
+        frame: window.requestAnimationFrame.bind(window),
+        style: window.getComputedStyle.bind(window),
+        rects: Element.prototype.getClientRects,
+        rect: Element.prototype.getBoundingClientRect,
+        visible: Element.prototype.checkVisibility,
+        scroll: Element.prototype.scrollIntoView,
+        closest: Element.prototype.closest,
+        matches: Element.prototype.matches,
+        at: Document.prototype.elementFromPoint,
+        atInShadow: ShadowRoot.prototype.elementFromPoint,
+        query: Document.prototype.querySelector,
+        evaluate: Document.prototype.evaluate,
+      }),
     }),
     enumerable: false,
   });
@@ -33,4 +49,44 @@ export const INPUT_HOOK_SCRIPT = `(() => {
 export interface InputHook {
   on(type: string, handler: (event: Event) => void): void;
   addEventListener: typeof EventTarget.prototype.addEventListener;
+  native: NativeDom;
+}
+
+/** The browser's own DOM functions, taken at document start (call the methods with the element or document as `this`). */
+export interface NativeDom {
+  frame(callback: () => void): number;
+  style(el: Element): CSSStyleDeclaration;
+  rects: typeof Element.prototype.getClientRects;
+  rect: typeof Element.prototype.getBoundingClientRect;
+  visible: typeof Element.prototype.checkVisibility;
+  scroll: typeof Element.prototype.scrollIntoView;
+  closest: typeof Element.prototype.closest;
+  matches: typeof Element.prototype.matches;
+  at: typeof Document.prototype.elementFromPoint;
+  atInShadow: typeof ShadowRoot.prototype.elementFromPoint;
+  query: typeof Document.prototype.querySelector;
+  evaluate: typeof Document.prototype.evaluate;
+}
+
+/**
+ * In-page: the hook's native DOM functions, or the document's current ones where the hook is not
+ * installed. Serialisable (no closures); pass it to inPage as a module.
+ */
+export function nativeDom(): NativeDom {
+  const hooked = (window as unknown as Record<string, InputHook | undefined>)['__deckhandInput'];
+  if (hooked) return hooked.native;
+  return {
+    frame: (callback) => requestAnimationFrame(callback),
+    style: (el) => getComputedStyle(el),
+    rects: Element.prototype.getClientRects,
+    rect: Element.prototype.getBoundingClientRect,
+    visible: Element.prototype.checkVisibility,
+    scroll: Element.prototype.scrollIntoView,
+    closest: Element.prototype.closest,
+    matches: Element.prototype.matches,
+    at: Document.prototype.elementFromPoint,
+    atInShadow: ShadowRoot.prototype.elementFromPoint,
+    query: Document.prototype.querySelector,
+    evaluate: Document.prototype.evaluate,
+  };
 }
