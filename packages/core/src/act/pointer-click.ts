@@ -18,6 +18,8 @@ type Aim = { x: number; y: number } | { not: 'found' | 'attached' | 'visible' | 
 
 /** Waits between tries, as Playwright spaces its own (ms); the last repeats until the bound. */
 const BACKOFF_MS = [0, 20, 100, 100, 500];
+/** How much longer than a locator's own wait a try may take before the page counts as not answering. */
+const LOCATOR_FIRST_MS = 250;
 /** Where a try scrolls the element after another stood over it (a sticky header may cover it at one place). */
 const ALIGNMENTS: ScrollLogicalPosition[] = ['center', 'end', 'start', 'nearest'];
 
@@ -53,11 +55,13 @@ export async function pointerClick(page: Page, frame: Frame, element: ActionElem
  */
 async function answered(attempt: Promise<Aim>, ms: number): Promise<Aim> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new ActionFailure('Element did not become actionable in time: the page did not answer the check')), ms)));
+  // A little past the bound, so that a locator still waiting for its element times out first (the act then says it is missing).
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new ActionFailure('Element did not become actionable in time: the page did not answer the check')), ms + LOCATOR_FIRST_MS)));
   try {
     return await Promise.race([attempt, late]);
   } catch (error) {
-    if (error instanceof ActionFailure || /Execution context was destroyed|Target page, context or browser has been closed|Target closed|Target crashed/i.test(firstLine(error))) throw error;
+    const playwrights = error instanceof Error && error.name === 'TimeoutError';
+    if (playwrights || error instanceof ActionFailure || /Execution context was destroyed|Target page, context or browser has been closed|Target closed|Target crashed/i.test(firstLine(error))) throw error;
     throw new ActionFailure("The page's own script failed while the element was checked (the page replaces functions of the DOM), so it was not clicked");
   } finally {
     clearTimeout(timer);
