@@ -62,3 +62,46 @@ describe('headers of a forwarded request', () => {
     }
   });
 });
+
+describe('headers of a forwarded MCP request', () => {
+  const mcpHeaders = { authorization: `Bearer ${KEYS.alpha}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+  /** A 2025-11-25 MCP session held by `node`, initialized as a client does (initialize, then initialized). */
+  async function mcpSessionOn(node: { url: string }): Promise<string> {
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'headers-test', version: '1.0.0' } } };
+    const opened = await fetch(`${node.url}/mcp`, { method: 'POST', headers: mcpHeaders, body: JSON.stringify(initialize) });
+    expect(opened.status, await opened.clone().text()).toBe(200);
+    await opened.text();
+    const id = opened.headers.get('mcp-session-id')!;
+    const initialized = await fetch(`${node.url}/mcp`, { method: 'POST', headers: { ...mcpHeaders, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    expect(initialized.status).toBe(202);
+    return id;
+  }
+
+  /** A tools/list in that MCP session with these extra headers: its status and the JSON-RPC reply (from JSON or the event stream). */
+  async function listTools(node: { url: string }, mcpSessionId: string, id: number, extra: Record<string, string>) {
+    const headers = { ...extra, ...mcpHeaders, 'mcp-session-id': mcpSessionId, 'mcp-protocol-version': '2025-11-25' };
+    const answer = await fetch(`${node.url}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }) });
+    const text = await answer.text();
+    const data = /^data: (.*)$/m.exec(text)?.[1];
+    let reply: unknown = text;
+    try {
+      reply = JSON.parse(data ?? text);
+    } catch {
+      // Not JSON: kept as text, for the assertion's message.
+    }
+    return { status: answer.status, reply };
+  }
+
+  it('1,000 small headers reach the MCP session through the node that does not hold it as they reach it on its node', async () => {
+    const [a, b] = cluster.nodes as [any, any];
+    const mcpSessionId = await mcpSessionOn(b);
+    const many = Object.fromEntries(Array.from({ length: 1_000 }, (_, k) => [`x-h${k}`, 'v']));
+    const direct = await listTools(b, mcpSessionId, 2, many);
+    const forwarded = await listTools(a, mcpSessionId, 2, many);
+    expect(direct.status, JSON.stringify(direct.reply)).toBe(200);
+    expect(forwarded.status, JSON.stringify(forwarded.reply)).toBe(200);
+    expect(forwarded.reply).toEqual(direct.reply);
+    expect((direct.reply as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
+  });
+});

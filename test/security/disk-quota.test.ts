@@ -1,6 +1,8 @@
 // Downloads cannot fill the disk: a project's downloads and browser profiles are held to
 // DECKHAND_PROJECT_DISK_MB. A download that would go past it is cancelled and nothing of it stays; a start
 // or an operation while the quota is full is a 429 disk_quota; a session's downloads are gone when it ends.
+// One that completes past the quota is dropped, whether the session saved it or a client driving the browser
+// over the session's cdpUrl did.
 // Under concurrency the quota holds: uploads and downloads in flight are reserved against it, and an upload
 // refused stores none of its files.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROCESS_OWNER } from '../../packages/core/src/host/process-owner';
 import { expectError, expectOk, START_BODY } from '../support/contract';
 import { driverFor, type Driver } from '../support/drivers';
+import { rawCdp } from '../support/raw-cdp';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 const MIB = 1024 * 1024;
@@ -220,5 +223,39 @@ describe('per-project disk quota', () => {
     expect(kept.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(20 * MIB);
     await expect.poll(projectBytes, { timeout: 5_000 }).toBeLessThanOrEqual(20 * MIB);
     for (const id of ids) expectOk(await api.call('endSession', { id }));
+  });
+
+  it('drops downloads a client saves over the cdpUrl that arrive whole past the quota: 8 of 7 MB at once against 20 MB', async () => {
+    const start = await api.call('startSession', { body: START_BODY });
+    expectOk(start);
+    const { sessionId: id, cdpUrl } = start.body.data as { sessionId: string; cdpUrl: string };
+    const cdp = await rawCdp(cdpUrl);
+    try {
+      const page = (await cdp.send('Target.getTargets')).result!.targetInfos!.find((t) => t.type === 'page')!;
+      const pageSession = (await cdp.send('Target.attachToTarget', { targetId: page.targetId, flatten: true })).result!.sessionId as string;
+      expect((await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', eventsEnabled: true })).error).toBeUndefined();
+      expect((await cdp.send('Page.navigate', { url: `${downloads.url}/page?mb=7&burst=1` }, pageSession)).error).toBeUndefined();
+      const loaded = async () => (await cdp.send('Runtime.evaluate', { expression: 'document.readyState', returnByValue: true }, pageSession)).result?.result;
+      await expect.poll(loaded, { timeout: 10_000 }).toMatchObject({ value: 'complete' });
+      const finished = Array.from({ length: 8 }, () => downloads.next());
+      // A name of its own each: Chromium saves a relayed download under the page's name, replacing a file of that name.
+      const click = `for (let k = 1; k <= 8; k++) { const a = document.querySelector("#dl").cloneNode(); a.download = "data-" + k + ".bin"; document.body.append(a); a.click(); }`;
+      expect((await cdp.send('Runtime.evaluate', { expression: click, userGesture: true }, pageSession)).error).toBeUndefined();
+      await Promise.all(finished);
+      const ended = () => cdp.events.filter((event) => event.method === 'Browser.downloadProgress' && event.params.state !== 'inProgress').length;
+      await expect.poll(ended, { timeout: 10_000 }).toBe(8);
+      // What fits is kept whole (at most two of 7 MiB), what arrived past the quota is not, in the session's listing and on disk.
+      const kept = async () => {
+        const listed = await api.call('listDownloads', { id });
+        expectOk(listed);
+        return (listed.body.data.files as Array<{ size: number }>).map((file) => file.size);
+      };
+      await expect.poll(async () => (await kept()).reduce((sum, size) => sum + size, 0), { timeout: 5_000 }).toBeLessThanOrEqual(20 * MIB);
+      for (const size of await kept()) expect(size).toBe(7 * MIB);
+      await expect.poll(projectBytes, { timeout: 5_000 }).toBeLessThanOrEqual(20 * MIB);
+    } finally {
+      cdp.close();
+      expectOk(await api.call('endSession', { id }));
+    }
   });
 });

@@ -1,6 +1,6 @@
 // What the HTTP parser refuses, before any route runs, still gets the one error shape and a request
-// id: a header over the parser's limit, a malformed Content-Length, an Expect the server cannot meet, and
-// a body over the body limit (answered as 413, never a reset, whether its length is declared or it arrives chunked).
+// id: a header over the parser's limit, a malformed Content-Length, an Expect the server cannot meet, an
+// HTTP/1.1 request with no Host, a Host or target no URL can be made of, a CONNECT, and a body over the body limit (answered as 413, never a reset, whether its length is declared or it arrives chunked).
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useContract } from '../support/contract';
@@ -120,6 +120,38 @@ describe.skipIf(process.env.CONTRACT_DRIVER === 'client')('HTTP parser errors', 
 
   it('answers a garbled request line with 400 in the error shape', async () => {
     expectShape(await exchange('BLAH\u0001 / HTTP/1.1\r\n\r\n'), 400, 'validation_error');
+  });
+
+  it('answers an HTTP/1.1 request with no Host with 400 in the error shape, and still serves HTTP/1.0 without one', async () => {
+    const reply = await exchange('GET /healthz HTTP/1.1\r\n\r\n');
+    expectShape(reply, 400, 'validation_error');
+    expect(reply.body.message).toMatch(/Host/);
+    const older = await exchange('GET /healthz HTTP/1.0\r\n\r\n');
+    expect(older.status).toBe(200);
+    expect(older.body).toMatchObject({ ok: true });
+  });
+
+  it('answers a Host or a target no URL can be made of with 400 in the error shape', async () => {
+    for (const head of [
+      'GET /healthz HTTP/1.1\r\nHost: a b\r\n\r\n',
+      'GET /healthz HTTP/1.1\r\nHost: x/y\r\n\r\n',
+      'GET /\\healthz HTTP/1.1\r\nHost: x\r\n\r\n',
+      'OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET http://[x/healthz HTTP/1.1\r\nHost: x\r\n\r\n',
+    ]) {
+      const reply = await exchange(head);
+      expectShape(reply, 400, 'validation_error');
+      expect(reply.headers.connection, head).toBe('close');
+    }
+  });
+
+  it('answers a CONNECT with 404 in the error shape, as any other method with no route', async () => {
+    expectShape(await exchange('CONNECT x:80 HTTP/1.1\r\nHost: x:80\r\n\r\n'), 404, 'route_not_found');
+  });
+
+  it('answers an invalid header character with 400, and a request line over the header limit with 431, in the error shape', async () => {
+    expectShape(await exchange('GET /healthz HTTP/1.1\r\nHost: x\r\nx-a: b\u0001c\r\n\r\n'), 400, 'validation_error');
+    expectShape(await exchange(`GET /healthz?${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`), 431, 'headers_too_large');
   });
 
   it('answers a 5 MiB body with 413, declared or chunked, every time', async () => {

@@ -15,14 +15,26 @@ import type { ClusterSecret } from './cluster-secret';
 import { clusterUnavailable } from './redis';
 
 /**
- * The client headers that travel: the ones the owner reads (the body's type, what the client accepts, and the
- * API's header parameters in openapi.yaml). The rest stays here, so a forward is answered as the same request
- * sent to the owner directly: the client's head passed this node's parser, and the owner's parser, with the
- * few cluster headers added, never sees a larger one (16 KB of padding got 431) nor more headers than Node
- * keeps (of 1,000 it dropped those past its count, the Host this node sends last among them: a bare 400).
+ * The client headers that travel on an HTTP forward: the ones the owner reads (the body's type, what the client
+ * accepts, and the API's header parameters in openapi.yaml).
  */
 const FORWARDED = new Set(['content-type', 'accept', 'x-stream-response', 'x-language', 'x-sdk-version', 'x-bb-session-id', 'x-model-api-key', 'browserbase-cache-bypass']);
 const DROPPED_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding']);
+
+/**
+ * The client's headers named in `read` (the ones the node it goes to reads), as they came. The rest stays here, so a
+ * request passed on is answered as the same request sent to that node directly: the client's head passed this
+ * node's parser, and the other node's parser, with the few headers this node adds, never sees a larger one (16 KB
+ * of padding got 431) nor more headers than Node keeps (of 1,000 it dropped those past its count, the Host this
+ * node sends last among them: a bare 400).
+ */
+export function headersRead(request: Request, read: ReadonlySet<string>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    if (read.has(name)) headers[name] = value;
+  });
+  return headers;
+}
 
 /** Answers up to this size with a known length are read whole before they are passed on (JSON answers, small pictures). */
 const BUFFERED_MAX_BYTES = 1024 * 1024;
@@ -61,11 +73,7 @@ function ownerAt(url: string): Owner {
 export function forwardRequest(request: Request, body: Uint8Array | undefined, ownerUrl: string, projectId: string | undefined, secret: ClusterSecret, deadlineMs: number): Promise<Response> {
   // The request's URL is absolute and already normalized: its path and query start at the first slash after the origin.
   const path = `${INTERNAL_PREFIX}${request.url.slice(request.url.indexOf('/', request.url.indexOf('//') + 2))}`;
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    if (FORWARDED.has(name)) headers[name] = value;
-  });
-  Object.assign(headers, secret.headersFor(projectId));
+  const headers = { ...headersRead(request, FORWARDED), ...secret.headersFor(projectId) };
   return sendToNode(ownerUrl, { path, method: request.method, headers, body, signal: request.signal }, deadlineMs);
 }
 

@@ -1,17 +1,21 @@
 // The hosted MCP endpoint's sessions on a cluster: each 2025-11-25 MCP session is a HASH in Redis
 // (project, the node holding it, the browser session it drives), expiring with the MCP idle time and
 // refreshed by each request. A request that reaches another node with its Mcp-Session-Id is sent on to
-// the holder's /mcp as the client sent it (its key included: every node has the same keys, and the
+// the holder's /mcp with the headers /mcp reads (its key included: every node has the same keys, and the
 // holder checks it again), and the answer (JSON or an SSE stream) passes back as it comes. The holder must
 // take it within the forward deadline, else 503 (retry-after), and a request given up on never runs there.
 import { DeckhandError } from '@deckhand/core';
 import type { McpSessionRecords } from '@deckhand/mcp';
-import { ownerUnavailable, OwnerUnreachable, sendToNode } from './forward';
+import { headersRead, ownerUnavailable, OwnerUnreachable, sendToNode } from './forward';
 import { keys } from './keys';
 import type { RedisLink } from './redis';
 
-/** Headers of one hop, not passed on (the holder's Host is its own). */
-const HOP_BY_HOP = ['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'te', 'trailer'];
+/**
+ * The client headers the holder's /mcp reads: the key (mcp-key.ts), the Origin it checks on loopback, the body's
+ * type and what the client accepts, and the MCP transport's own (session, protocol revision, the event to resume
+ * after, and the 2026-07-28 method and name the SDK classifies a request by). Its Host is its own.
+ */
+const MCP_READ = new Set(['authorization', 'x-bb-api-key', 'origin', 'content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'mcp-method', 'mcp-name']);
 
 export interface McpSessionsOptions {
   redis: RedisLink;
@@ -46,10 +50,7 @@ export function redisMcpSessions({ redis, nodeUrl, idleMs, deadlineMs, onError }
       const record = await redis.run((client) => client.hGetAll(keys.mcpSession(mcpSessionId)));
       if (record.project !== projectId || !record.node || record.node === nodeUrl()) return undefined;
       const url = new URL(request.url);
-      const headers: Record<string, string> = {};
-      request.headers.forEach((value, name) => {
-        if (!HOP_BY_HOP.includes(name)) headers[name] = value;
-      });
+      const headers = headersRead(request, MCP_READ);
       const body = request.method === 'POST' ? new Uint8Array(await request.arrayBuffer()) : undefined;
       const forwarded = { path: `${url.pathname}${url.search}`, method: request.method, headers, ...(body && { body }), signal: request.signal };
       return sendToNode(record.node, forwarded, deadlineMs).catch((error: unknown) => {

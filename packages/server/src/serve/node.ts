@@ -1,23 +1,31 @@
-// Node adapter: @hono/node-server, with no request timeout (streams and agent runs can be long).
-// WebSocket upgrades are accepted here (ws) and joined to the DevTools channel the decision opens.
-import { serve } from '@hono/node-server';
+// Node adapter: @hono/node-server's request listener on a Node HTTP server, with no request timeout (streams
+// and agent runs can be long). WebSocket upgrades are accepted here (ws) and joined to the DevTools channel the decision opens.
+import { getRequestListener } from '@hono/node-server';
 import { bridgeWebSocket } from '@deckhand/core';
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Listen, UpgradeRefusal } from './adapter';
 
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
-import { answerExpectation, answerParserError } from './parser-errors';
+import { answerConnect, answerExpectation, answerMissingHost, answerParserError, answerRequestError, writeRaw } from './parser-errors';
 
 export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
   new Promise((resolve) => {
-    const server = serve({ fetch, hostname: host, port }, (info) => {
-      resolve({ port: info.port, close: () => new Promise((done) => server.close(() => done())) });
-    }) as Server;
+    // `hostname`: the URL of an HTTP/1.0 request without a Host; errorHandler: the ones it can make no URL of.
+    const serveRequest = getRequestListener(fetch, { hostname: host, errorHandler: answerRequestError });
+    // Node's own refusal of an HTTP/1.1 request with no Host is a bare 400: it is let through and refused in our shape.
+    const server = createServer({ requireHostHeader: false }, (request, response) => {
+      if (!answerMissingHost(request, response)) void serveRequest(request, response);
+    });
+    server.listen(port, host, () => {
+      resolve({ port: (server.address() as AddressInfo).port, close: () => new Promise((done) => server.close(() => done())) });
+    });
     server.requestTimeout = 0;
     server.on('clientError', answerParserError);
     server.on('checkExpectation', answerExpectation);
+    server.on('connect', answerConnect);
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on('error', () => socket.destroy());
       // Only WebSocket upgrades are served; anything else (h2c, …) is hung up on.
@@ -32,8 +40,5 @@ export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
   });
 
 function refuse(socket: Duplex, { status, body, requestId }: UpgradeRefusal): void {
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
-      `content-type: application/json\r\nx-request-id: ${requestId}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
+  writeRaw(socket, status, { 'content-type': 'application/json', 'x-request-id': requestId, 'content-length': String(Buffer.byteLength(body)), connection: 'close' }, body);
 }

@@ -25,6 +25,8 @@ export interface LaunchedChromium {
   readonly policyProxy: PolicyProxy;
   /** Deckhand's directory for this browser (its temporary profile and its downloads), removed at close. */
   readonly runDir: string;
+  /** Where Playwright has the browser save its downloads (named by guid): in runDir, or the client's downloadsPath. */
+  readonly downloadsDir: string;
   /** Resolves when the process has exited, for whatever reason. */
   readonly exited: Promise<void>;
   /** Asks the browser to exit (profile flushed), then kills what is left of its tree and cleans up. */
@@ -94,6 +96,7 @@ export async function launchChromium(
     pid: chromiumProcess.pid,
     policyProxy,
     runDir,
+    downloadsDir,
     exited: chromiumProcess.exited,
     close: () =>
       (closed ??= (async () => {

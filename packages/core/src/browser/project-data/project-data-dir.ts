@@ -81,6 +81,6 @@ async function nearestExisting(path: string): Promise<string> {
   }
 }
 
-function isInside(root: string, path: string): boolean {
+export function isInside(root: string, path: string): boolean {
   return path === root || path.startsWith(root + sep);
 }

@@ -3,14 +3,16 @@
 // Uploads and downloads in flight are reserved against it, so transfers at once never pass it together: a
 // start or an operation of a project at its quota is refused, an upload that would pass it is refused
 // before a byte is written, and a download that would is cancelled as soon as Chromium reports its size
-// (or its bytes so far), and Chromium removes the partial file; one that completes past it is dropped.
-import { resolve } from 'node:path';
+// (or its bytes so far), and Chromium removes the partial file; one that completes past it is dropped, whether
+// Playwright saved it for the session or a relay client had Chromium save it into the session's folder.
+import { realpath, rm } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { CoreConfig } from '../../config.js';
 import { DeckhandError } from '../../errors.js';
 import type { CdpChannel, CdpEvent } from '../cdp/cdp-mux.js';
 import { directorySize } from './directory-size.js';
 import type { LaunchedChromium } from '../chromium/launch-chromium.js';
-import { projectDirName } from './project-data-dir.js';
+import { isInside, projectDataDir, projectDirName } from './project-data-dir.js';
 
 /** A usage figure this fresh is reused by the checks before starts that ask for one (a walk costs a few ms). */
 const USAGE_TTL_MS = 2_000;
@@ -153,6 +155,18 @@ export class ProjectDiskQuota {
     return this.#refusedDownloads.delete(guid);
   }
 
+  /**
+   * Removes a refused download that a relay client had Chromium save (relay-allowlist.ts sends it into the
+   * session's folder in the project's directory), and measures again. A path that does not lead into the
+   * project's directory is left alone: only Chromium names it, but the browser's user can write there.
+   */
+  async removeRelayedDownload(projectId: string, filePath: string): Promise<void> {
+    const root = await projectDataDir(this.config.dataDir, projectId);
+    const dir = await realpath(dirname(filePath)).catch(() => undefined);
+    if (dir && isInside(root, dir)) await rm(join(dir, basename(filePath)), { force: true }).catch(() => undefined);
+    this.remeasure(projectId);
+  }
+
   /** Whether the project, by its last measure and every transfer in flight, is past its quota. */
   over(projectId: string): boolean {
     const known = this.#known.get(projectId);
@@ -249,10 +263,14 @@ class DownloadWatch {
     }
     const download = this.#inProgress.get(guid);
     if (method !== 'Browser.downloadProgress') return;
-    // One this watch cancelled: if the cancel came too late and it completed anyway, its session drops it.
-    if (!download) return void (params.state === 'canceled' && this.quota.downloadRefused(guid));
+    // One this watch cancelled: Chromium removed it, or the cancel came too late and it completed anyway (dropped).
+    if (!download) {
+      if (params.state === 'canceled') this.quota.downloadRefused(guid);
+      else if (params.state === 'completed' && this.quota.downloadRefused(guid)) this.#drop(guid, params.filePath);
+      return;
+    }
     const received = Number(params.receivedBytes) || 0;
-    if (params.state !== 'inProgress') return this.#end(guid, params.state === 'completed', received);
+    if (params.state !== 'inProgress') return this.#end(guid, params.state === 'completed', received, params.filePath);
     download.onDisk = received;
     download.expected = Math.max(received, Number(params.totalBytes) || 0);
     if (this.quota.over(this.projectId)) return this.#cancel(guid);
@@ -262,17 +280,27 @@ class DownloadWatch {
   /**
    * A download done: a completed one stays reserved at its size until a walk sees it; any other holds
    * nothing. One that completed past the quota (a download of unknown size that arrived between two
-   * progress reports, as a small file on a fast link does) is refused as if cancelled: its session drops it.
+   * progress reports, as a small file on a fast link does) is refused as if cancelled, and dropped (#drop).
    */
-  #end(guid: string, completed: boolean, received = 0): void {
+  #end(guid: string, completed: boolean, received = 0, filePath?: unknown): void {
     const download = this.#inProgress.get(guid);
     if (!download) return;
     this.#inProgress.delete(guid);
     download.expected = completed ? received : 0;
     const passed = completed && this.quota.over(this.projectId);
-    if (passed) this.quota.refuseDownload(guid);
+    if (passed) this.#drop(guid, filePath);
     this.quota.finish(this.projectId, download, passed ? 0 : download.expected);
     this.quota.remeasure(this.projectId);
+  }
+
+  /**
+   * A refused download that completed, at `filePath` (Chromium's word for where it saved it). The browser's own
+   * copy (Playwright's, in its downloads directory) is the session's to drop as it saves it (downloadRefused);
+   * one a relay client had Chromium save elsewhere has no session saving it, and is removed here.
+   */
+  #drop(guid: string, filePath: unknown): void {
+    if (typeof filePath !== 'string' || resolve(dirname(filePath)) === resolve(this.launched.downloadsDir)) return this.quota.refuseDownload(guid);
+    void this.quota.removeRelayedDownload(this.projectId, filePath);
   }
 
   /** Cancelled in whichever context it runs in: the event does not say which. */
