@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Listen, UpgradeRefusal } from './adapter';
+import { answerConnect, answerExpectation, answerMissingHost, answerParserError, answerRequestError, writeRaw } from './parser-errors';
 
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
-import { answerConnect, answerExpectation, answerMissingHost, answerParserError, answerRequestError, writeRaw } from './parser-errors';
 
 export const listenNode: Listen = ({ fetch, host, port, upgrade }) =>
   new Promise((resolve) => {
