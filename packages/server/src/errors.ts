@@ -71,9 +71,14 @@ export function logKnown(logger: Logger | undefined, requestId: string, known: D
   logger?.info('request failed', { requestId, code: known.code, status: known.status, ...detail });
 }
 
+/** How much of an unexpected error (its message and stack) one log line keeps. */
+const MAX_LOGGED_ERROR = 4_000;
+
 /** Logs an unexpected error's detail under the request id (`what` is the log message); returns the generic message clients get. */
 export function unexpectedMessage(logger: Logger | undefined, requestId: string, error: unknown, what: string): string {
-  logger?.error(what, { requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  // A browser's error can quote a page at any length (a page's exception of 200 KB): the log keeps the start.
+  logger?.error(what, { requestId, error: detail.length > MAX_LOGGED_ERROR ? `${detail.slice(0, MAX_LOGGED_ERROR)}…` : detail });
   return `Internal error (request id ${requestId})`;
 }
 
