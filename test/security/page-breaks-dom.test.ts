@@ -5,7 +5,7 @@
 // answers in our words: a 422 where the page cannot be read, a refused act where the click could not be
 // done; the page's words never come back, and the session still works afterwards.
 import { describe, expect, it } from 'vitest';
-import { expectError, expectOk, useContract } from '../support/contract';
+import { expectError, expectOk, finishedOf, useContract } from '../support/contract';
 import type { Reply } from '../support/drivers';
 import { pageText } from '../support/page-log';
 
@@ -74,4 +74,18 @@ describe('the server log', () => {
     expect(ctx.server.logs.length).toBeGreaterThan(0);
     for (const line of ctx.server.logs) expect(line.length).toBeLessThan(10_000);
   });
+});
+
+describe('a child frame that breaks a DOM function we call', () => {
+  it('is left out of the outline and said so, and the rest of the page is used', async () => {
+    const id = await ctx.sessionOn('broken-dom-frame.html');
+    const reply = await ctx.api.call('observe', { id, body: { instruction: 'click the Readable button' }, headers: { 'x-stream-response': 'true' } });
+    expect(reply.status).toBe(200);
+    expectNoPageWords(reply);
+    expect(JSON.stringify(finishedOf(reply).result)).toContain('Readable button');
+    const logged = (reply.events ?? []).filter((e) => e.type === 'log').map((e) => e.data.message.message as string);
+    expect(logged.some((m) => /^skipped the frame .*broken-dom\.html.*the page's own script failed/.test(m)), logged.join('\n')).toBe(true);
+    expect((await ctx.api.call('act', { id, body: { input: 'click the Readable button' }, headers: json })).body.data.result.success).toBe(true);
+    expect(await pageText(ctx.api, id, '#log')).toContain('clicked: ok');
+  }, 60_000);
 });
