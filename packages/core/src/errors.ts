@@ -57,14 +57,19 @@ export function isDeckhandError(value: unknown): value is DeckhandError {
   return value instanceof DeckhandError;
 }
 
-/** How much of a browser's message reaches a client or a log line: a page can make one as long as it likes (p30). */
-export const MAX_BROWSER_WORDS = 300;
-
-/** The first line of a thrown value's message (Playwright appends call logs below it), cut to MAX_BROWSER_WORDS. */
+/** The first line of a thrown value's message: Playwright appends call logs below it. Whole, for matching; see briefly for messages. */
 export function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const end = message.indexOf('\n');
-  const line = end < 0 ? message : message.slice(0, end);
+  return end < 0 ? message : message.slice(0, end);
+}
+
+/** How much of a browser's message reaches a client or a log line: a page can make one as long as it likes (p30 threw 200 KB). */
+export const MAX_BROWSER_WORDS = 300;
+
+/** firstLine cut to MAX_BROWSER_WORDS, for what a client or the log reads. */
+export function briefly(error: unknown): string {
+  const line = firstLine(error);
   return line.length > MAX_BROWSER_WORDS ? `${line.slice(0, MAX_BROWSER_WORDS)}…` : line;
 }
 
@@ -76,7 +81,7 @@ export function firstLine(error: unknown): string {
 export class PageScriptError extends Error {
   override readonly name = 'PageScriptError';
   constructor(pageWords: string) {
-    super(`a script of the page threw: ${firstLine(pageWords)}`);
+    super(`a script of the page threw: ${briefly(pageWords)}`);
   }
 }
 
@@ -120,6 +125,6 @@ export function pageScriptFailure(error: unknown): unknown {
  */
 export function browserFailure(error: unknown): string {
   if (isPageException(error)) return PAGE_SCRIPT_FAILURE;
-  const line = firstLine(error).replace(/^[\w.]+: (Error: )?/, '');
+  const line = briefly(error).replace(/^[\w.]+: (Error: )?/, '');
   return BROWSER_FAILURES.find(([words]) => words.test(line))?.[1] ?? line;
 }

@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
-import { DeckhandError, firstLine, isDeckhandError, type ErrorCode, type ValidationIssue } from '@deckhand/core';
+import { briefly, DeckhandError, isDeckhandError, type ErrorCode, type ValidationIssue } from '@deckhand/core';
 import type { ErrorResponse } from '@deckhand/contract';
 import type { AppEnv } from './env';
 import type { Logger } from './logger';
@@ -67,7 +67,7 @@ export function toErrorResponse(c: Context<AppEnv>, error: unknown): Response {
 
 /** Logs a known error under the request id, with what went wrong underneath (its cause), which the client never sees. */
 export function logKnown(logger: Logger | undefined, requestId: string, known: DeckhandError): void {
-  const detail = known.cause === undefined ? {} : { detail: firstLine(known.cause) };
+  const detail = known.cause === undefined ? {} : { detail: briefly(known.cause) };
   logger?.info('request failed', { requestId, code: known.code, status: known.status, ...detail });
 }
 

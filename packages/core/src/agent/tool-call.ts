@@ -2,7 +2,7 @@
 // the run's (it never outlives the run), a record of its own (so the act/observe/extract calls
 // inside report their tokens to the run), and a failure that is the model's to hear, not the run's end.
 import { z } from 'zod';
-import { firstLine, isDeckhandError, pageScriptFailure } from '../errors.js';
+import { briefly, isDeckhandError, pageScriptFailure } from '../errors.js';
 import { Deadline } from '../scope/deadline.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { Tool } from '../tools/tool.js';
@@ -33,7 +33,7 @@ export async function runToolCall({ tool, input, scope, run, timeoutMs, usage }:
     if (run.signal.aborted) throw thrown;
     const error = pageScriptFailure(thrown);
     if (isDeckhandError(error)) return { ok: false, error: error.message };
-    scope.log({ category: 'agent', message: `tool ${tool.name} failed unexpectedly: ${firstLine(error)}`, level: 2 });
+    scope.log({ category: 'agent', message: `tool ${tool.name} failed unexpectedly: ${briefly(error)}`, level: 2 });
     return { ok: false, error: `${tool.name} failed unexpectedly` };
   } finally {
     deadline.dispose();
