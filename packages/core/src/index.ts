@@ -19,5 +19,5 @@ export { DEFAULT_MODEL, knownProviderOf, type LanguageModelV3, type ModelCallRec
 export { KeyedCounts } from './keyed-counts.js';
 export type { SharedEntries } from './cache/shared-entries.js';
 export { TokenBuckets } from './token-bucket.js';
-export { browserFailure, DeckhandError, ERROR_STATUS, firstLine, isDeckhandError, type ErrorCode, type ValidationIssue } from './errors.js';
+export { briefly, browserFailure, DeckhandError, ERROR_STATUS, firstLine, isDeckhandError, type ErrorCode, type ValidationIssue } from './errors.js';
 export type * from './types.js';

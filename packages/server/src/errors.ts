@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
-import { DeckhandError, firstLine, isDeckhandError, type ErrorCode, type ValidationIssue } from '@deckhand/core';
+import { briefly, DeckhandError, isDeckhandError, type ErrorCode, type ValidationIssue } from '@deckhand/core';
 import type { ErrorResponse } from '@deckhand/contract';
 import type { AppEnv } from './env';
 import type { Logger } from './logger';
@@ -67,13 +67,18 @@ export function toErrorResponse(c: Context<AppEnv>, error: unknown): Response {
 
 /** Logs a known error under the request id, with what went wrong underneath (its cause), which the client never sees. */
 export function logKnown(logger: Logger | undefined, requestId: string, known: DeckhandError): void {
-  const detail = known.cause === undefined ? {} : { detail: firstLine(known.cause) };
+  const detail = known.cause === undefined ? {} : { detail: briefly(known.cause) };
   logger?.info('request failed', { requestId, code: known.code, status: known.status, ...detail });
 }
 
+/** How much of an unexpected error (its message and stack) one log line keeps. */
+const MAX_LOGGED_ERROR = 4_000;
+
 /** Logs an unexpected error's detail under the request id (`what` is the log message); returns the generic message clients get. */
 export function unexpectedMessage(logger: Logger | undefined, requestId: string, error: unknown, what: string): string {
-  logger?.error(what, { requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  // A browser's error can quote a page at any length (a page's exception of 200 KB): the log keeps the start.
+  logger?.error(what, { requestId, error: detail.length > MAX_LOGGED_ERROR ? `${detail.slice(0, MAX_LOGGED_ERROR)}…` : detail });
   return `Internal error (request id ${requestId})`;
 }
 

@@ -4,7 +4,7 @@
 // shape through the app's error mapping. Keys are the HTTP API's project keys, presented in the
 // spec's order (mcp-key.ts), so sessions started here are the project's, visible over the API.
 import type { Context } from 'hono';
-import { DeckhandError, firstLine, type SessionManager } from '@deckhand/core';
+import { briefly, DeckhandError, type SessionManager } from '@deckhand/core';
 import { createMcpEndpoint, MCP_SERVER_VERSION, presentedMcpKey, sessionOptionsFromQuery, type McpEndpoint, type McpSessionRecords, type RemoteSessions } from '@deckhand/mcp';
 import { isLoopback, limitsOf, OPEN_PROJECT, type ServerConfig } from './config';
 import type { AppEnv } from './env';
@@ -40,7 +40,7 @@ export function createHostedMcp(sessions: SessionManager, config: ServerConfig, 
       return projectId;
     },
     liveViewUrlOf: (requestUrl, session, projectId) => live.pageUrl(requestUrl, session, projectId),
-    onUnexpectedError: (error, tool) => logger.error('mcp: unexpected error', { tool, detail: firstLine(error) }),
+    onUnexpectedError: (error, tool) => logger.error('mcp: unexpected error', { tool, detail: briefly(error) }),
   });
 }
 

@@ -5,7 +5,7 @@
 import type { Frame } from 'playwright-core';
 import { directLocator, plainQuery, resolveTarget, type ResolvedTarget } from '../selectors/index.js';
 import { ActionSettle, settledBeforeRead, UNSETTLED_MESSAGE } from '../dom/settle.js';
-import { firstLine, isDeckhandError } from '../errors.js';
+import { browserFailure, isDeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { Action, ActResult, Variables } from '../types.js';
 import { actionMethod } from './action-methods.js';
@@ -168,7 +168,7 @@ function release(target: ResolvedTarget | undefined): void {
 
 /**
  * Why the action failed, in words: the element's state when there is one (a locator's element is
- * looked up once more: it may never have existed), else the error's own first line.
+ * looked up once more: it may never have existed), else the browser's words (never a page's own).
  */
 async function explainFailure(error: unknown, on: ResolvedTarget | { frame: Frame; selector: string } | undefined): Promise<ActionFailure> {
   if (error instanceof ActionFailure || !on) return asFailure(error);
@@ -184,5 +184,5 @@ async function explainFailure(error: unknown, on: ResolvedTarget | { frame: Fram
 
 function asFailure(error: unknown): ActionFailure {
   if (error instanceof ActionFailure) return error;
-  return new ActionFailure(firstLine(error));
+  return new ActionFailure(browserFailure(error));
 }

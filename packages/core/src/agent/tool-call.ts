@@ -2,7 +2,7 @@
 // the run's (it never outlives the run), a record of its own (so the act/observe/extract calls
 // inside report their tokens to the run), and a failure that is the model's to hear, not the run's end.
 import { z } from 'zod';
-import { isDeckhandError } from '../errors.js';
+import { briefly, isDeckhandError, pageScriptFailure } from '../errors.js';
 import { Deadline } from '../scope/deadline.js';
 import type { OperationScope } from '../scope/operation-scope.js';
 import type { Tool } from '../tools/tool.js';
@@ -28,11 +28,12 @@ export async function runToolCall({ tool, input, scope, run, timeoutMs, usage }:
   const record: ReplayAction = { method: tool.name, parameters: null, result: null, timestamp: Date.now() };
   try {
     return { ok: true, output: await deadline.race(tool.handle(parsed.data, { ...scope, deadline, signal: deadline.signal, record })) };
-  } catch (error) {
+  } catch (thrown) {
     // The run ran out or was cancelled: that ends the run, not just this step.
-    if (run.signal.aborted) throw error;
+    if (run.signal.aborted) throw thrown;
+    const error = pageScriptFailure(thrown);
     if (isDeckhandError(error)) return { ok: false, error: error.message };
-    scope.log({ category: 'agent', message: `tool ${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`, level: 2 });
+    scope.log({ category: 'agent', message: `tool ${tool.name} failed unexpectedly: ${briefly(error)}`, level: 2 });
     return { ok: false, error: `${tool.name} failed unexpectedly` };
   } finally {
     deadline.dispose();

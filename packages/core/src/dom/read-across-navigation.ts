@@ -71,6 +71,7 @@ async function documentParsed(frame: Frame): Promise<void> {
   await frame.waitForFunction(() => document.readyState !== 'loading', undefined, { timeout: NEW_DOCUMENT_WAIT_MS }).catch(() => undefined);
 }
 
-function isDocumentReplaced(error: unknown): boolean {
+/** Whether `error` says the read's document was replaced (or has none yet): the read is worth doing again. */
+export function isDocumentReplaced(error: unknown): boolean {
   return error instanceof DocumentNotParsed || DOCUMENT_REPLACED.test(firstLine(error));
 }

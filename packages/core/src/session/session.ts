@@ -7,7 +7,7 @@ import type { Frame, Page } from 'playwright-core';
 import type { BrowserHandle } from '../browser/provider/browser-handle.js';
 import type { CoreConfig } from '../config.js';
 import { findFrameById, frameIdOf } from '../dom/frame-lookup.js';
-import { DeckhandError, isDeckhandError } from '../errors.js';
+import { DeckhandError, isDeckhandError, pageScriptFailure } from '../errors.js';
 import { planAgent, type AgentPlan } from '../agent/agent-request.js';
 import { runAgent } from '../agent/run-agent.js';
 import { act } from '../act/act.js';
@@ -603,6 +603,6 @@ export class Session {
     if (!this.#isLive()) return goneError(this.#state as EndReason);
     // The page died under the operation: it is replaced, and this operation is the one that says so.
     const crashed = isDeckhandError(error) && error.code === 'unprocessable' ? undefined : this.#pages.takeCrash();
-    return crashed !== undefined ? pageCrashed(crashed) : error;
+    return crashed !== undefined ? pageCrashed(crashed) : pageScriptFailure(error);
   }
 }

@@ -3,6 +3,7 @@
 
 import type { ElementHandle, Frame } from 'playwright-core';
 import { readFrame, type SkippedFrame } from '../dom/frame-read.js';
+import { isPageException, PAGE_SCRIPT_FAILURE } from '../errors.js';
 import { inPage } from '../selectors/index.js';
 import { walkMainFrame } from './main-frame-walk.js';
 import { walkFrame, type WalkArgs, type WalkResult } from './page-walker.js';
@@ -35,7 +36,12 @@ export interface TreeWalk {
 
 async function walkTree(frame: Frame, walk: TreeWalk, root: ElementHandle<Element> | undefined, isChild: boolean): Promise<WalkResult | null> {
   const children = frame.childFrames();
-  const walkChild = (child: Frame) => walkTree(child, walk, undefined, true).catch(() => null);
+  // A child whose own script broke its walk is left out and said so; one that navigated or detached meanwhile, silently.
+  const walkChild = (child: Frame) =>
+    walkTree(child, walk, undefined, true).catch((error: unknown) => {
+      if (isPageException(error)) walk.skipped.push({ url: child.url(), reason: PAGE_SCRIPT_FAILURE });
+      return null;
+    });
   // Child walks do not depend on the parent's: start them first so all frames run concurrently. A
   // scoped walk instead waits for the parent's, which says which frames lie inside the scope.
   const childWalks = root ? undefined : children.map(walkChild);

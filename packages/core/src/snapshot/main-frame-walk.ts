@@ -4,6 +4,8 @@
 // by CDP with the walk (docs/decisions.md, "Observe cost").
 import type { Page } from 'playwright-core';
 import { sendCdp } from '../browser/cdp/cdp-session.js';
+import { isDocumentReplaced } from '../dom/read-across-navigation.js';
+import { PageScriptError } from '../errors.js';
 import type { WalkArgs, WalkResult } from './page-walker.js';
 
 interface Evaluated {
@@ -55,7 +57,11 @@ export async function walkMainFrame(page: Page, script: (args: WalkArgs) => unkn
   }
 }
 
-/** An exception in the page: its own words (a navigation's, which readAcrossNavigation knows, included). */
+/**
+ * An exception in the page: a navigation's, which readAcrossNavigation knows, in its own words; any other
+ * is the page's own script breaking the walk (a DOM function it replaced), whose words clients never read.
+ */
 function walkError(details: NonNullable<Evaluated['exceptionDetails']>): Error {
-  return new Error(details.exception?.description ?? details.text ?? 'the page walk failed');
+  const error = new Error(details.exception?.description ?? details.text ?? 'the page walk failed');
+  return isDocumentReplaced(error) ? error : new PageScriptError(error.message);
 }
