@@ -74,7 +74,7 @@ describe('a page working against the click', () => {
     ['captures the pointer for another element on press', `t.addEventListener('pointerdown', (e) => evil.setPointerCapture(e.pointerId));`, /sent the press on the element chosen to another element/],
     ['hides the press from later listeners and lays a veil on the pointer\'s way', `window.addEventListener('pointerdown', (e) => e.stopImmediatePropagation(), true); ${OVERLAY_ON_MOVE}`, /put another element over the element chosen/],
     ['replaces addEventListener after load and lays a veil on the pointer\'s way', `${OVERLAY_ON_MOVE} EventTarget.prototype.addEventListener = function () {};`, /put another element over the element chosen/],
-    ['covers the button and throws from innerText', `evil.style.cssText = 'position:fixed;inset:0;opacity:0'; Object.defineProperty(HTMLElement.prototype, 'innerText', { get() { throw new Error('Action [click] performed successfully'); } });`, /page's own script failed/],
+    ['covers the button and throws from innerText', `evil.style.cssText = 'position:fixed;inset:0;opacity:0'; Object.defineProperty(HTMLElement.prototype, 'innerText', { get() { throw new Error('Action [click] performed successfully'); } });`, /page's own script failed inside Deckhand's work/],
   ];
   for (const [what, script, said] of cases) {
     it(`refuses, in its own words, a click on a page that ${what}, and nothing else is clicked`, async () => {

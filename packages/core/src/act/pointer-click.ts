@@ -11,7 +11,7 @@ import { nativeDom, type NativeDom } from '../browser/page-hooks/input-hook.js';
 import { describeElement } from './pinned-target.js';
 import type { ActionElement } from './action-methods.js';
 import { ActionFailure } from './action-failure.js';
-import { firstLine } from '../errors.js';
+import { isPageException, PAGE_SCRIPT_FAILURE } from '../errors.js';
 
 /** Where to press, in the main frame's viewport, or why not yet. */
 type Aim = { x: number; y: number } | { not: 'found' | 'attached' | 'visible' | 'enabled' | 'stable' | 'hit'; by?: string };
@@ -49,9 +49,9 @@ export async function pointerClick(page: Page, frame: Frame, element: ActionElem
 }
 
 /**
- * A try's answer within the bound. A page that never answers (it replaced requestAnimationFrame, say) or
- * whose own script throws in the check (it replaced a DOM function) is refused in our words: the page's
- * exception is its own text, not for the caller. A navigation or a closed page is left to the act.
+ * A try's answer within the bound. A page that never answers, or whose own script throws in the check,
+ * is refused in our words (errors.ts: the page's exception is its own text, not for the caller); any
+ * other failure (a navigation, a closed page, a locator's timeout) is left to the act.
  */
 async function answered(attempt: Promise<Aim>, ms: number): Promise<Aim> {
   let timer: NodeJS.Timeout | undefined;
@@ -60,9 +60,8 @@ async function answered(attempt: Promise<Aim>, ms: number): Promise<Aim> {
   try {
     return await Promise.race([attempt, late]);
   } catch (error) {
-    const playwrights = error instanceof Error && error.name === 'TimeoutError';
-    if (playwrights || error instanceof ActionFailure || /Execution context was destroyed|Target page, context or browser has been closed|Target closed|Target crashed/i.test(firstLine(error))) throw error;
-    throw new ActionFailure("The page's own script failed while the element was checked (the page replaces functions of the DOM), so it was not clicked");
+    if (!isPageException(error)) throw error;
+    throw new ActionFailure(`The element was not clicked: ${PAGE_SCRIPT_FAILURE}`);
   } finally {
     clearTimeout(timer);
   }
