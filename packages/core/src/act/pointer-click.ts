@@ -69,15 +69,16 @@ async function answered(attempt: Promise<Aim>, ms: number): Promise<Aim> {
 
 function reason(aim: Aim | undefined): string {
   if (!aim || 'x' in aim) return 'Element did not become actionable in time';
-  const why = {
-    found: 'it is not in the page',
-    attached: 'it is no longer attached to the page',
-    visible: 'it is not visible',
-    enabled: 'it is disabled',
-    stable: 'it kept moving',
-    hit: `${aim.by ?? 'another element'} stands over it and would take the click`,
-  }[aim.not];
-  return `Element did not become actionable in time: ${why}`;
+  // The words an act has always used for these states (action-failure.ts), and ours for the rest.
+  const said: Record<typeof aim.not, string> = {
+    found: 'Element did not become actionable in time: it is not in the page',
+    attached: 'Element is no longer attached to the page',
+    visible: 'Element is not visible',
+    enabled: 'Element is disabled',
+    stable: 'Element did not become actionable in time: it kept moving',
+    hit: `Element did not become actionable in time: ${aim.by ?? 'another element'} stands over it and would take the click`,
+  };
+  return said[aim.not];
 }
 
 /**
