@@ -107,8 +107,8 @@ const ACTION_METHODS = {
     verb: 'checked',
     trustedInput: true,
     clicks: true,
-    run: async ({ element, timeoutMs }) => {
-      await need(element).check({ timeout: timeoutMs });
+    run: async (target) => {
+      await tick(target, true);
       return { checked: true };
     },
   },
@@ -116,8 +116,8 @@ const ACTION_METHODS = {
     verb: 'unchecked',
     trustedInput: true,
     clicks: true,
-    run: async ({ element, timeoutMs }) => {
-      await need(element).uncheck({ timeout: timeoutMs });
+    run: async (target) => {
+      await tick(target, false);
       return { checked: false };
     },
   },
@@ -196,4 +196,19 @@ function arg(args: string[], index: number): string {
   const value = args[index];
   if (value === undefined) throw new ActionFailure(`Missing argument ${index + 1}`);
   return value;
+}
+
+/**
+ * Ticks or unticks a checkbox, radio or `role=checkbox` element (or the control of a label) with our click
+ * (pointer-click.ts), unless it already is as asked; whether the click held is the end state's to read.
+ */
+async function tick({ page, frame, element, query, timeoutMs }: ActionTarget, want: boolean): Promise<void> {
+  const state = await (need(element) as Locator).evaluate((el) => {
+    const control = el instanceof HTMLLabelElement && el.control ? el.control : el;
+    if (control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'radio')) return control.checked;
+    const aria = control.getAttribute('aria-checked');
+    return aria === 'true' ? true : aria === 'false' || aria === 'mixed' ? false : null;
+  });
+  if (state === null) throw new ActionFailure('Not a checkbox or radio button: nothing was ticked');
+  if (state !== want) await pointerClick(page, frame, need(element), timeoutMs, query);
 }

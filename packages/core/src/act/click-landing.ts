@@ -36,8 +36,10 @@ export async function missedClick(outcome: PressOutcome | undefined, element: Ac
   if (!did) return undefined;
   // A locator is looked up as it stands now (a replacement in its place was not in the click's path); none found was not reached.
   const landing = 'evaluateAll' in element ? await element.evaluateAll(LANDING).catch(() => undefined) : await element.evaluate(LANDING).catch(() => undefined);
-  if (!landing || landing.reached || (outcome === 'covered' && !landing.awaited)) return undefined;
-  return `The page ${did} (${chosen}) as it was pressed, so the click did not reach it; nothing was ${verb}. The press point now holds ${landing.there}, which was not acted on: read the page again and act on what it now shows`;
+  // A press the watch held back (or never heard: it went to another document) reached nothing, whatever the look finds.
+  const heldBack = outcome === 'intercepted' || outcome === 'redirected';
+  if (!heldBack && (!landing || landing.reached || (outcome === 'covered' && !landing.awaited))) return undefined;
+  return `The page ${did} (${chosen}) as it was pressed, so the click did not reach it; nothing was ${verb}. The press point now holds ${landing?.there ?? 'something else'}, which was not acted on: read the page again and act on what it now shows`;
 }
 
 /**

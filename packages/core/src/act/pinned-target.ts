@@ -26,5 +26,6 @@ export function describeElement(el: Element): string {
   const role = el.getAttribute('role') ?? (tag === 'input' ? `${(el as HTMLInputElement).type} input` : tag);
   const labelled = el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? (el as HTMLElement).innerText ?? '';
   const name = labelled.replace(/\s+/g, ' ').trim().slice(0, 80);
-  return name ? `${role} "${name}"` : `a ${role}`;
+  // Quoted as JSON, so a name holding quotes cannot end the quote and pass for our words.
+  return name ? `${role} ${JSON.stringify(name)}` : `${/^[aeiou]/.test(role) ? 'an' : 'a'} ${role}`;
 }

@@ -117,10 +117,12 @@ async function aimPointer(el: Element, align: ScrollLogicalPosition | undefined,
     return root ? n.atInShadow.call(root, x, y) : null;
   }
   const target = n.closest.call(el, 'button, [role=button], a, [role=link]') ?? el;
-  for (let node: Node | null = hit; node; node = (node as Element).assignedSlot ?? node.parentNode ?? (node as ShadowRoot).host ?? null) {
+  for (let node: Node | null = hit, steps = 0; node && steps < 10_000; node = (node as Element).assignedSlot ?? n.parent.call(node) ?? (node as ShadowRoot).host ?? null, steps++) {
     if (node !== target) continue;
     // The press watch holds back a press that lands elsewhere after all (press-watch.ts).
-    (window as unknown as { __deckhandPresses?: { aim(el: Element): void } }).__deckhandPresses?.aim(target);
+    // The input hook listens again where document.open() erased its listeners.
+    (window as unknown as { __deckhandInput?: { rearm(): void } }).__deckhandInput?.rearm();
+    (window as unknown as { __deckhandPresses?: { aim(el: Element, hit: Element): void } }).__deckhandPresses?.aim(target, hit!);
     return { x, y };
   }
   return { not: 'hit', by: hit ? describe(hit) : undefined };

@@ -2,6 +2,7 @@
 // page watch (activity-watch.ts) and restarted with it, so the act learns it in its first look, with no
 // round trip of its own. Playwright answers once it has sent the input; a page that replaces or moves the
 // element as it is pressed takes the click away from it (docs/decisions.md, "A click that never landed").
+import type { NativeDom } from '../browser/page-hooks/input-hook.js';
 
 /**
  * How the last trusted press since the watch's restart ended: `landed` (its release or click reached the
@@ -34,13 +35,15 @@ export function elementAtPoint(x: number, y: number): Element | null {
  * Runs in the page (passed to inPage as a module): follows trusted presses with the first capture listeners
  * of the window (`early`: the input hook's, page-hooks/input-hook.ts); `elementAt` is elementAtPoint.
  */
-export function watchPresses(early: (type: string, handler: (event: Event) => void) => void, elementAt: typeof elementAtPoint): PressWatch {
+export function watchPresses(early: (type: string, handler: (event: Event) => void) => void, elementAt: typeof elementAtPoint, n: Pick<NativeDom, 'path' | 'stop' | 'prevent'>): PressWatch {
   type Press = { node: EventTarget; x: number; y: number; landed: boolean; displaced: boolean; intercepted: boolean; redirected?: boolean; aimed?: Element };
+  // The event's path and its stopping, as the browser made them (`n`: the input hook's; a page may replace Event's methods).
+  const pathOf = (event: Event) => n.path.call(event);
   let press: Press | undefined;
   // The element an act aims its next press at, for a moment (pointer-click.ts checked that a pointer at
   // the press point hits it): a press landing on anything else, something the page put there in between,
   // is held back from the page, its release and click with it, as Playwright's hit-target check does.
-  let aim: { el: Element; until: number } | undefined;
+  let aim: { el: Element; hit: Element; until: number } | undefined;
   const AIM_MS = 1_000;
   // The element itself, or the host of the closed shadow tree it is in, which is what a window listener sees.
   const seenFromWindow = (el: Element): Node => {
@@ -50,8 +53,11 @@ export function watchPresses(early: (type: string, handler: (event: Event) => vo
   };
   // A release or click of an aimed press that goes to another element while the element aimed at still
   // holds the press point (the page captured the pointer for another element, say): held back as well.
+  // A capture by the element or an ancestor (a slider's track) keeps the release on it, and is the page's own.
   const redirected = (event: Event) => {
-    if (!event.isTrusted || !press?.aimed || press.intercepted || press.redirected || event.composedPath().includes(seenFromWindow(press.aimed))) return false;
+    if (!event.isTrusted || !press?.aimed || press.intercepted || press.redirected) return false;
+    const path = pathOf(event);
+    if (path.includes(seenFromWindow(press.aimed)) || (path[0] instanceof Node && inside(press.aimed, path[0]))) return false;
     const { clientX: x, clientY: y } = event as MouseEvent;
     if (!inside(elementAt(x, y), press.aimed)) return false;
     press.redirected = true;
@@ -59,14 +65,25 @@ export function watchPresses(early: (type: string, handler: (event: Event) => vo
   };
   const holdBack = (event: Event) => {
     if (!event.isTrusted || !(press?.intercepted || press?.redirected)) return false;
-    event.preventDefault();
-    event.stopImmediatePropagation();
+    n.prevent.call(event);
+    n.stop.call(event);
     return true;
+  };
+  // A control the page put inside the element aimed at, under the pointer, after the aim (a row's delete
+  // button shown on hover): the press is not for it. What was hit at the aim, or holds it, is the element's.
+  const CONTROL = 'a[href], button, input, select, textarea, summary, [role=button], [role=link], [role=menuitem], [role=checkbox], [role=option], [onclick]';
+  const newControl = (node: Node, aimed: { el: Element; hit: Element }) => {
+    if (inside(aimed.hit, node)) return false;
+    let steps = 0;
+    for (let at: Node | null = node; at && at !== aimed.el && steps < 10_000; at = at.parentNode ?? (at as ShadowRoot).host ?? null, steps++) {
+      if (at instanceof Element && at.matches(CONTROL)) return true;
+    }
+    return false;
   };
   const host = window as unknown as Record<string, unknown>;
   // Whether `node` is `outer` or inside it, across shadow roots (native contains per tree: removals can be many).
   const inside = (node: Node | null, outer: Node) => {
-    for (; node; node = (node.getRootNode() as Partial<ShadowRoot>).host ?? null) if (outer.contains(node)) return true;
+    for (let steps = 0; node && steps < 1_000; node = (node.getRootNode() as Partial<ShadowRoot>).host ?? null, steps++) if (outer.contains(node)) return true;
     return false;
   };
   // Removals while a press is down (only then): the node pressed, or a subtree holding it, leaving its
@@ -87,10 +104,13 @@ export function watchPresses(early: (type: string, handler: (event: Event) => vo
     const { clientX: x, clientY: y } = event as PointerEvent;
     const aimed = aim;
     aim = undefined;
-    const intercepted = aimed !== undefined && performance.now() <= aimed.until && !event.composedPath().includes(seenFromWindow(aimed.el));
-    press = { node: event.composedPath()[0] ?? event.target!, x, y, landed: false, displaced: false, intercepted, aimed: intercepted ? undefined : aimed?.el };
+    const path = pathOf(event);
+    const node = path[0] ?? event.target!;
+    const live = aimed !== undefined && performance.now() <= aimed.until;
+    const intercepted = live && (!path.includes(seenFromWindow(aimed.el)) || (node instanceof Node && newControl(node, aimed)));
+    press = { node, x, y, landed: false, displaced: false, intercepted, aimed: live && !intercepted ? aimed.el : undefined };
     removals.disconnect();
-    for (let root: Node = (press.node as Node).getRootNode(); ; root = (root as ShadowRoot).host.getRootNode()) {
+    for (let root: Node = (press.node as Node).getRootNode(), steps = 0; steps < 1_000; root = (root as ShadowRoot).host.getRootNode(), steps++) {
       removals.observe(root, { childList: true, subtree: true });
       if (!(root instanceof ShadowRoot)) break;
     }
@@ -98,7 +118,7 @@ export function watchPresses(early: (type: string, handler: (event: Event) => vo
   // Each release or click of the press that reaches the node pressed, while it has stayed in its document:
   // what the element was given (a node the page removes on its release still had the release).
   const released = (event: Event) => {
-    if (!event.isTrusted || !press || press.landed || !event.composedPath().includes(press.node) || displaced()) return;
+    if (!event.isTrusted || !press || press.landed || !pathOf(event).includes(press.node) || displaced()) return;
     press.landed = true;
     removals.disconnect();
   };
@@ -111,12 +131,13 @@ export function watchPresses(early: (type: string, handler: (event: Event) => vo
   });
   early('mousedown', holdBack);
   for (const type of ['pointerup', 'mouseup']) early(type, (event) => redirected(event) || holdBack(event) || released(event));
-  // The click's target is set once it is dispatched: removals after it do not take it away.
+  // The click's target is set once it is dispatched: removals after it do not take it away. (A click a
+  // label forwards to its control is not redirected: the release was the label's.)
   early('click', (event) => {
-    if (redirected(event) || holdBack(event)) return;
+    if (holdBack(event)) return;
     released(event);
     if (!event.isTrusted || !press) return;
-    clicks.push(event.composedPath());
+    clicks.push(pathOf(event));
     displaced();
     removals.disconnect();
   });
@@ -125,7 +146,7 @@ export function watchPresses(early: (type: string, handler: (event: Event) => vo
       reached: (el: Element) => clicks.some((path) => path.includes(el)),
       point: () => press && { x: press.x, y: press.y },
       pressed: () => press?.node,
-      aim: (el: Element) => (aim = { el, until: performance.now() + AIM_MS }),
+      aim: (el: Element, hit: Element) => (aim = { el, hit, until: performance.now() + AIM_MS }),
     },
     enumerable: false,
     configurable: true,
@@ -137,7 +158,8 @@ export function watchPresses(early: (type: string, handler: (event: Event) => vo
       removals.disconnect();
     },
     outcome() {
-      if (!press) return undefined;
+      // An aim no press reached: the press went to another document (an iframe the page put over the element) or was never heard.
+      if (!press) return aim && performance.now() <= aim.until ? 'intercepted' : undefined;
       if (press.intercepted) return 'intercepted';
       if (press.redirected) return 'redirected';
       if (press.landed) return 'landed';

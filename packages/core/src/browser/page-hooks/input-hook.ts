@@ -16,9 +16,14 @@ export const INPUT_HOOK_SCRIPT = `(() => {
       try { handler(event); } catch {}
     }
   };
-  for (const type of ['pointermove', 'pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'keydown']) add.call(window, type, dispatch, { capture: true });
+  const listenFirst = () => {
+    for (const type of ['pointermove', 'pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'keydown']) add.call(window, type, dispatch, { capture: true });
+  };
+  listenFirst();
   Object.defineProperty(window, '${INPUT_HOOK_KEY}', {
     value: Object.freeze({
+      // Listens again where document.open() erased the window's listeners (no-op otherwise: the same listener is added once).
+      rearm: listenFirst,
       on(type, handler) {
         if (!handlers.has(type)) handlers.set(type, new Set());
         handlers.get(type).add(handler);
@@ -39,6 +44,10 @@ export const INPUT_HOOK_SCRIPT = `(() => {
         atInShadow: ShadowRoot.prototype.elementFromPoint,
         query: Document.prototype.querySelector,
         evaluate: Document.prototype.evaluate,
+        parent: Object.getOwnPropertyDescriptor(Node.prototype, 'parentNode').get,
+        path: Event.prototype.composedPath,
+        stop: Event.prototype.stopImmediatePropagation,
+        prevent: Event.prototype.preventDefault,
       }),
     }),
     enumerable: false,
@@ -48,6 +57,7 @@ export const INPUT_HOOK_SCRIPT = `(() => {
 /** What the hook offers in the page (absent in a document it was not installed in). */
 export interface InputHook {
   on(type: string, handler: (event: Event) => void): void;
+  rearm(): void;
   addEventListener: typeof EventTarget.prototype.addEventListener;
   native: NativeDom;
 }
@@ -66,6 +76,11 @@ export interface NativeDom {
   atInShadow: typeof ShadowRoot.prototype.elementFromPoint;
   query: typeof Document.prototype.querySelector;
   evaluate: typeof Document.prototype.evaluate;
+  /** Node.prototype.parentNode's getter. */
+  parent: (this: Node) => ParentNode | null;
+  path: typeof Event.prototype.composedPath;
+  stop: typeof Event.prototype.stopImmediatePropagation;
+  prevent: typeof Event.prototype.preventDefault;
 }
 
 /**
@@ -88,5 +103,9 @@ export function nativeDom(): NativeDom {
     atInShadow: ShadowRoot.prototype.elementFromPoint,
     query: Document.prototype.querySelector,
     evaluate: Document.prototype.evaluate,
+    parent: Object.getOwnPropertyDescriptor(Node.prototype, 'parentNode')!.get as (this: Node) => ParentNode | null,
+    path: Event.prototype.composedPath,
+    stop: Event.prototype.stopImmediatePropagation,
+    prevent: Event.prototype.preventDefault,
   };
 }
