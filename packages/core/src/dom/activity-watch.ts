@@ -469,7 +469,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   };
   for (const type of ['pointermove', 'pointerdown', 'keydown']) early(type, onInput);
   // After the restart on input: a press is recorded once its restart has run.
-  const presses = lib.watchPresses(early, lib.elementAtPoint, input?.native ?? { path: Event.prototype.composedPath, stop: Event.prototype.stopImmediatePropagation, prevent: Event.prototype.preventDefault });
+  const presses = lib.watchPresses(early, lib.elementAtPoint, input?.native ?? { path: Event.prototype.composedPath, stop: Event.prototype.stopImmediatePropagation, prevent: Event.prototype.preventDefault }, lib.pointerListenersOf);
   // The pointer's release ends the action's input (bubbling: a release Playwright's hit-target check stops
   // is not the action's, and no push comes). The status is pushed two normal-priority tasks later: the
   // first runs after the input's own task, the second after what that task queued (a toggle event, a

@@ -35,7 +35,12 @@ export function elementAtPoint(x: number, y: number): Element | null {
  * Runs in the page (passed to inPage as a module): follows trusted presses with the first capture listeners
  * of the window (`early`: the input hook's, page-hooks/input-hook.ts); `elementAt` is elementAtPoint.
  */
-export function watchPresses(early: (type: string, handler: (event: Event) => void) => void, elementAt: typeof elementAtPoint, n: Pick<NativeDom, 'path' | 'stop' | 'prevent'>): PressWatch {
+export function watchPresses(
+  early: (type: string, handler: (event: Event) => void) => void,
+  elementAt: typeof elementAtPoint,
+  n: Pick<NativeDom, 'path' | 'stop' | 'prevent'>,
+  listens: (el: Element) => number,
+): PressWatch {
   type Press = { node: EventTarget; x: number; y: number; landed: boolean; displaced: boolean; intercepted: boolean; redirected?: boolean; aimed?: Element };
   // The event's path and its stopping, as the browser made them (`n`: the input hook's; a page may replace Event's methods).
   const pathOf = (event: Event) => n.path.call(event);
@@ -76,7 +81,8 @@ export function watchPresses(early: (type: string, handler: (event: Event) => vo
     if (inside(aimed.hit, node)) return false;
     let steps = 0;
     for (let at: Node | null = node; at && at !== aimed.el && steps < 10_000; at = at.parentNode ?? (at as ShadowRoot).host ?? null, steps++) {
-      if (at instanceof Element && at.matches(CONTROL)) return true;
+      // A control by its kind, or by a click or press listener of its own (the listener hook's bits 1 and 4).
+      if (at instanceof Element && (at.matches(CONTROL) || (listens(at) & 5) !== 0)) return true;
     }
     return false;
   };
