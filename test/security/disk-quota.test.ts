@@ -242,5 +242,5 @@ describe('per-project disk quota', () => {
       await expect.poll(projectBytes, { timeout: 5_000 }).toBeLessThanOrEqual(20 * MIB);
       for (const id of ids) expectOk(await api.call('endSession', { id }));
     }
-  });
+  }, 120_000);
 });
