@@ -194,8 +194,13 @@ export class ProjectDiskQuota {
     }
   }
 
+  /**
+   * The browsers' directories are walked before the project's data directory: a session saves a download by
+   * copying it from its browser's directory into the data directory and then deleting the browser's copy, so
+   * a walk in this order finds it in one or the other (or both), never in neither.
+   */
   async #walk(projectId: string): Promise<number> {
-    const dirs = [resolve(this.config.dataDir, projectDirName(projectId)), ...(this.#dirs.get(projectId) ?? [])];
+    const dirs = [...(this.#dirs.get(projectId) ?? []), resolve(this.config.dataDir, projectDirName(projectId))];
     let bytes = 0;
     for (const dir of dirs) bytes += await directorySize(dir);
     return bytes;
