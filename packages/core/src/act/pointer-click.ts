@@ -7,7 +7,7 @@
 // Playwright: its point would have to be carried through the frames' offsets.
 import type { Frame, Page } from 'playwright-core';
 import { inPage, type PlainQuery } from '../selectors/index.js';
-import { nativeDom, type NativeDom } from '../browser/page-hooks/input-hook.js';
+import { domFunctions, nativeDom, type NativeDom } from '../browser/page-hooks/input-hook.js';
 import { describeElement } from './pinned-target.js';
 import type { ActionElement } from './action-methods.js';
 import { ActionFailure } from './action-failure.js';
@@ -138,7 +138,7 @@ function queryPlain(query: PlainQuery, n: NativeDom): Element | null {
   }
 }
 
-const AIM = inPage((el: Element, lib, align?: ScrollLogicalPosition) => lib.aimPointer(el, align, lib.nativeDom(), lib.shadowRootOf, lib.describeElement), { aimPointer, describeElement, nativeDom });
+const AIM = inPage((el: Element, lib, align?: ScrollLogicalPosition) => lib.aimPointer(el, align, lib.nativeDom(), lib.shadowRootOf, lib.describeElement), { aimPointer, describeElement, nativeDom, domFunctions });
 
 const AIM_BY_QUERY = inPage(
   async ({ query, align }: { query: PlainQuery; align?: ScrollLogicalPosition }, lib): Promise<Aim> => {
@@ -146,5 +146,5 @@ const AIM_BY_QUERY = inPage(
     const el = lib.queryPlain(query, n);
     return el ? lib.aimPointer(el, align, n, lib.shadowRootOf, lib.describeElement) : { not: 'found' };
   },
-  { aimPointer, describeElement, queryPlain, nativeDom },
+  { aimPointer, describeElement, queryPlain, nativeDom, domFunctions },
 );

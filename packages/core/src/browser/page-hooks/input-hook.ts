@@ -8,6 +8,7 @@ export const INPUT_HOOK_KEY = '__deckhandInput';
 
 export const INPUT_HOOK_SCRIPT = `(() => {
   if (Object.prototype.hasOwnProperty.call(window, '${INPUT_HOOK_KEY}')) return;
+  const __name = (f) => f;
   const add = EventTarget.prototype.addEventListener;
   const handlers = new Map();
   // Every handler runs, whatever another does to the event: a page's handler registered here cannot stop ours.
@@ -31,24 +32,7 @@ export const INPUT_HOOK_SCRIPT = `(() => {
       addEventListener: add,
       // The DOM functions a click's check calls, as the browser made them: a page that replaces them later
       // cannot make the check hang or see what is not there (act/pointer-click.ts).
-      native: Object.freeze({
-        frame: window.requestAnimationFrame.bind(window),
-        style: window.getComputedStyle.bind(window),
-        rects: Element.prototype.getClientRects,
-        rect: Element.prototype.getBoundingClientRect,
-        visible: Element.prototype.checkVisibility,
-        scroll: Element.prototype.scrollIntoView,
-        closest: Element.prototype.closest,
-        matches: Element.prototype.matches,
-        at: Document.prototype.elementFromPoint,
-        atInShadow: ShadowRoot.prototype.elementFromPoint,
-        query: Document.prototype.querySelector,
-        evaluate: Document.prototype.evaluate,
-        parent: Object.getOwnPropertyDescriptor(Node.prototype, 'parentNode').get,
-        path: Event.prototype.composedPath,
-        stop: Event.prototype.stopImmediatePropagation,
-        prevent: Event.prototype.preventDefault,
-      }),
+      native: Object.freeze((${domFunctions})()),
     }),
     enumerable: false,
   });
@@ -84,15 +68,13 @@ export interface NativeDom {
 }
 
 /**
- * In-page: the hook's native DOM functions, or the document's current ones where the hook is not
- * installed. Serialisable (no closures); pass it to inPage as a module.
+ * In-page: the browser's DOM functions the click's check and the press watch call, as the document has them
+ * now (the hook takes them before any page script runs). Serialisable (no closures).
  */
-export function nativeDom(): NativeDom {
-  const hooked = (window as unknown as Record<string, InputHook | undefined>)['__deckhandInput'];
-  if (hooked) return hooked.native;
+export function domFunctions(): NativeDom {
   return {
-    frame: (callback) => requestAnimationFrame(callback),
-    style: (el) => getComputedStyle(el),
+    frame: requestAnimationFrame.bind(window),
+    style: getComputedStyle.bind(window),
     rects: Element.prototype.getClientRects,
     rect: Element.prototype.getBoundingClientRect,
     visible: Element.prototype.checkVisibility,
@@ -108,4 +90,13 @@ export function nativeDom(): NativeDom {
     stop: Event.prototype.stopImmediatePropagation,
     prevent: Event.prototype.preventDefault,
   };
+}
+
+/**
+ * In-page: the hook's DOM functions, or the document's current ones where the hook is not installed.
+ * Serialisable; pass it to inPage as a module, with domFunctions.
+ */
+export function nativeDom(): NativeDom {
+  const hooked = (window as unknown as Record<string, InputHook | undefined>)['__deckhandInput'];
+  return hooked ? hooked.native : domFunctions();
 }
