@@ -9,7 +9,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import type { Frame, Page } from 'playwright-core';
 import { CHANNEL_PARTNERS_KEY } from '../browser/page-hooks/channel-hook.js';
-import { INPUT_HOOK_KEY, type InputHook } from '../browser/page-hooks/input-hook.js';
+import { domFunctions, INPUT_HOOK_KEY, nativeDom, type InputHook } from '../browser/page-hooks/input-hook.js';
 import { inPage } from '../selectors/index.js';
 import { readFrame } from './frame-read.js';
 import { allowPushes, onPush, PUSH_BINDING, type WatchStatus } from './activity-push.js';
@@ -469,7 +469,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   };
   for (const type of ['pointermove', 'pointerdown', 'keydown']) early(type, onInput);
   // After the restart on input: a press is recorded once its restart has run.
-  const presses = lib.watchPresses(early, lib.elementAtPoint, input?.native ?? { path: Event.prototype.composedPath, stop: Event.prototype.stopImmediatePropagation, prevent: Event.prototype.preventDefault }, lib.pointerListenersOf);
+  const presses = lib.watchPresses(early, lib.elementAtPoint, lib.nativeDom(), lib.pointerListenersOf);
   // The pointer's release ends the action's input (bubbling: a release Playwright's hit-target check stops
   // is not the action's, and no push comes). The status is pushed two normal-priority tasks later: the
   // first runs after the input's own task, the second after what that task queued (a toggle event, a
@@ -502,7 +502,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   };
   Object.defineProperty(window, '__deckhandActivityWatch', { value: watch, enumerable: false, configurable: true });
   return true;
-}, { watchPresses, elementAtPoint, clickMayQueue, watchStorage });
+}, { watchPresses, elementAtPoint, clickMayQueue, watchStorage, nativeDom, domFunctions });
 
 const STATUS = ({ afterQueued, sincePrevious }: Required<ActivityRead>): WatchStatus | null | Promise<WatchStatus> => {
   type Watch = { status(sincePrevious: boolean): WatchStatus; statusAfterQueued(sincePrevious: boolean): Promise<WatchStatus> };

@@ -11,8 +11,10 @@ import type { NativeDom } from '../browser/page-hooks/input-hook.js';
  * `kept` (neither reached it, but that node still stands under the press point, and the press point holds
  * it: a page acting on the press, or stopping the click before the watch sees it), `covered` (it stands
  * there under something else), `detached` or `moved` (the node pressed left the press point before its
- * release), `intercepted` (an act aimed the press at an element, and it landed on another: the watch held
- * it back from the page, pointer-click.ts). Absent: no trusted press was seen.
+ * release), `intercepted` (an act aimed the press at an element, and it landed on another, or on no element
+ * of this document: the watch held it back from the page, pointer-click.ts), `redirected` (the release of an
+ * aimed press went to an element that neither holds nor contains the one aimed at, while that one still
+ * held the press point, as a pointer capture sends it: held back too). Absent: no trusted press was seen.
  */
 export type PressOutcome = 'landed' | 'displaced' | 'kept' | 'covered' | 'detached' | 'moved' | 'intercepted' | 'redirected';
 
