@@ -122,6 +122,24 @@ async function sessionOnDownloadPage(mb: number, sized = false, burst = false): 
 
 const CLICK = { input: { selector: '#dl', method: 'click', arguments: [], description: 'the Download link' } };
 
+/**
+ * `count` sessions each click a download of `mb` MiB of unknown size, arriving whole, all at once; once every
+ * download has finished, the sizes the sessions list as kept.
+ */
+async function downloadAllAtOnce(count: number, mb: number): Promise<{ ids: string[]; kept: number[] }> {
+  const ids = await Promise.all(Array.from({ length: count }, () => sessionOnDownloadPage(mb, false, true)));
+  const finished = ids.map(() => downloads.next());
+  for (const answer of await Promise.all(ids.map((id) => api.call('act', { id, body: CLICK })))) expectOk(answer);
+  await Promise.all(finished);
+  const kept: number[] = [];
+  for (const id of ids) {
+    const listed = await api.call('listDownloads', { id });
+    expectOk(listed);
+    for (const file of listed.body.data.files as Array<{ size: number }>) kept.push(file.size);
+  }
+  return { ids, kept };
+}
+
 describe('per-project disk quota', () => {
   it('cancels a download that would go past the quota, and nothing of it stays', async () => {
     const id = await sessionOnDownloadPage(60);
@@ -208,16 +226,7 @@ describe('per-project disk quota', () => {
   });
 
   it('drops downloads of unknown size that arrive whole past the quota: 4 of 7 MB at once against 20 MB', async () => {
-    const ids = await Promise.all([0, 1, 2, 3].map(() => sessionOnDownloadPage(7, false, true)));
-    const finished = ids.map(() => downloads.next());
-    for (const answer of await Promise.all(ids.map((id) => api.call('act', { id, body: CLICK })))) expectOk(answer);
-    await Promise.all(finished);
-    const kept: number[] = [];
-    for (const id of ids) {
-      const listed = await api.call('listDownloads', { id });
-      expectOk(listed);
-      for (const file of listed.body.data.files as Array<{ size: number }>) kept.push(file.size);
-    }
+    const { ids, kept } = await downloadAllAtOnce(4, 7);
     // What fits is kept whole (two of 7 MiB), what arrived past the quota is not.
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(20 * MIB);
@@ -265,16 +274,7 @@ describe('per-project disk quota', () => {
   // More browsers (longer walks) and more downloads finishing together make that window wide.
   it('holds the quota over rounds of downloads arriving whole at once: 6 of 5 MB against 20 MB, 3 rounds', async () => {
     for (let round = 0; round < 3; round++) {
-      const ids = await Promise.all([0, 1, 2, 3, 4, 5].map(() => sessionOnDownloadPage(5, false, true)));
-      const finished = ids.map(() => downloads.next());
-      for (const answer of await Promise.all(ids.map((id) => api.call('act', { id, body: CLICK })))) expectOk(answer);
-      await Promise.all(finished);
-      const kept: number[] = [];
-      for (const id of ids) {
-        const listed = await api.call('listDownloads', { id });
-        expectOk(listed);
-        for (const file of listed.body.data.files as Array<{ size: number }>) kept.push(file.size);
-      }
+      const { ids, kept } = await downloadAllAtOnce(6, 5);
       expect(kept.reduce((sum, size) => sum + size, 0), `round ${round}`).toBeLessThanOrEqual(20 * MIB);
       await expect.poll(projectBytes, { timeout: 5_000 }).toBeLessThanOrEqual(20 * MIB);
       for (const id of ids) expectOk(await api.call('endSession', { id }));
