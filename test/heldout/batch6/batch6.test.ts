@@ -1,3 +1,19 @@
+// before (a949532): `npx vitest run --project heldout test/heldout/batch6`, three runs (load average 16-19 on
+// 2 cores), the same table each time (and a fourth pass that printed every reply agreed):
+// | mode | episodes | done | refused | false success |
+// |---|---|---|---|---|
+// | act | 40 | 18 | 22 | 0 |
+// | agent | 40 | 21 | 19 | 0 |
+// Done in both modes: f-date-checkin, o-plan-select, o-radio-delivery, f-uncheck, f-two-fields, f-search-enter,
+// f-textarea, f-placeholder, f-aria-label, f-far-label, w-switch, w-editor, w-div-checkbox, t-second-delete,
+// t-row-person, t-link-vs-button, t-icon-button, t-next-page. Done as agent, refused as act: w-combobox,
+// w-tabs, w-accordion. Refused in both: the six where only a refusal is right (h-missing-coupon, h-two-reports,
+// h-disabled, h-gift-wrap, h-not-given, m-saturday), and doable ones: f-time-alarm ("6:45 in the morning"
+// not read as a time), f-weight-unit ("72.5 kg" not read as a number), f-quoted-comma (the quoted note not
+// found), w-listbox ("Element is not a <select> element"), w-slider ("30%" not read as a range value),
+// w-modal-confirm ("confirm the deletion" not understood), d-total-shown, g-except-xl, g-any-but-delete,
+// i-express, k-guests, l-shopping, x-backwards (each refused with the reason it cannot do that kind).
+//
 // A held-out batch written by an outsider to the product's source (frozen before it was first run, never
 // edited afterwards): forms (a date, a time, a number with a unit, a select chosen by its text where the
 // values differ, a radio group, an uncheck, two fields in one instruction, a value with a comma and
