@@ -81,7 +81,10 @@ export function localBackend(o: ResolvedOptions, { cdpUrl, onModelCall }: LocalH
     agentExecute: async (body, onLog) => ({ result: (await live().agentExecute(body, ctx(onLog))) as never }),
     screenshot: async (body) => (await live().screenshot(body, ctx(() => undefined))).bytes,
     pdf: (body) => live().pdf(body, ctx(() => undefined)),
-    replay: async () => live().replay() as never,
+    replay: async () => {
+      await live().picturesNumbered();
+      return live().replay() as never;
+    },
     data: () => localSessionData(live()),
     listSessions: async (page) => core!.manager.list(LOCAL_PROJECT, page),
     end: async () => {

@@ -15,6 +15,7 @@ import { readFrame } from './frame-read.js';
 import { allowPushes, onPush, PUSH_BINDING, type WatchStatus } from './activity-push.js';
 import { elementAtPoint, watchPresses, type PressOutcome } from './press-watch.js';
 import { clickMayQueue } from './click-queue.js';
+import { PAGE_CHANGES_KEY, pageChanges } from './page-changes.js';
 import { watchStorage } from './storage-watch.js';
 
 /** A timer longer than this is not the action's immediate effect (a toast that hides itself, a poll). */
@@ -95,7 +96,7 @@ function loadStretch(): number {
 export async function startWatch(frame: Frame): Promise<void> {
   followNavigations(frame.page());
   armed.delete(frame);
-  const limits: WatchLimits = { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS * loadStretch(), chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS, queuedMaxMs: QUEUED_MAX_MS, idleMs: IDLE_MAX_MS, binding: PUSH_BINDING, channelPartners: CHANNEL_PARTNERS_KEY, inputHook: INPUT_HOOK_KEY };
+  const limits: WatchLimits = { short: SHORT_TIMER_MS, window: WATCH_WINDOW_MS * loadStretch(), chain: MAX_CHAIN, navigationMs: NAVIGATION_MAX_MS, queuedMaxMs: QUEUED_MAX_MS, idleMs: IDLE_MAX_MS, binding: PUSH_BINDING, channelPartners: CHANNEL_PARTNERS_KEY, inputHook: INPUT_HOOK_KEY, pageChangesKey: PAGE_CHANGES_KEY };
   const installed = await readFrame(frame, () => frame.evaluate(INSTALL, limits), { boundMs: STATUS_READ_MS }).catch(() => undefined);
   // A new document's watch gets its binding; nothing waits for it (the first push is a later action's).
   if (installed && frame === frame.page().mainFrame()) void allowPushes(frame.page()).catch(() => undefined);
@@ -174,10 +175,11 @@ interface WatchLimits {
   binding: string;
   channelPartners: string;
   inputHook: string;
+  pageChangesKey: string;
 }
 
 /** Installs the watch in the frame's document, or restarts the one it has; true when it installed one. */
-const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queuedMaxMs, idleMs, binding, channelPartners, inputHook }: WatchLimits, lib): boolean => {
+const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queuedMaxMs, idleMs, binding, channelPartners, inputHook, pageChangesKey }: WatchLimits, lib): boolean => {
   type Watch = { restart(): void };
   const host = window as unknown as Record<string, unknown>;
   const existing = host['__deckhandActivityWatch'] as Watch | undefined;
@@ -217,7 +219,6 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   let pushOnRelease = false;
   // A status read armed the watch: the next trusted input is an action's, and restarts it.
   let armedByRead = false;
-  let lastChange = started;
   // How many counted callbacks deep the code running now is (0: an event handler, a fetch callback).
   let depth = 0;
 
@@ -263,21 +264,8 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
       },
     });
 
-  const observer = new MutationObserver(() => {
-    lastChange = performance.now();
-  });
-  const observed = new WeakSet<Node>();
-  // Each start looks again for shadow roots made since the last one.
-  const observe = (root: Node) => {
-    if (!observed.has(root)) observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
-    observed.add(root);
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
-    for (let el = walker.nextNode(); el; el = walker.nextNode()) {
-      const shadow = lib.shadowRootOf(el as Element);
-      if (shadow) observe(shadow);
-    }
-  };
-  observe(document);
+  // When the DOM last changed (and what a replay picture's mark compares): shared with the picture's mark.
+  const changes = lib.pageChanges(pageChangesKey, listen, lib.shadowRootOf);
 
   // The browser asks for a navigation's document only after the action's input event returns, so the
   // request may not be seen yet when the settle first looks; the Navigation API's event is synchronous.
@@ -426,7 +414,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
       awaitingPush = false;
       queuedSign = false;
       presses.restart();
-      observe(document);
+      changes.follow(document);
       // Last among the window's click listeners, so the page's own have run when it hears the click.
       unlisten.call(window, 'click', onClickEnd);
       listen.call(window, 'click', onClickEnd);
@@ -455,7 +443,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
         count++;
       }
       armedByRead = true;
-      return { generation, pending: count, quietMs: performance.now() - lastChange, press: presses.outcome() };
+      return { generation, pending: count, quietMs: performance.now() - changes.lastChange, press: presses.outcome() };
     },
   };
   // An action's first trusted input (Playwright's pointer move onto the element, or its press) restarts
@@ -502,7 +490,7 @@ const INSTALL = inPage(({ short, window: watchWindow, chain, navigationMs, queue
   };
   Object.defineProperty(window, '__deckhandActivityWatch', { value: watch, enumerable: false, configurable: true });
   return true;
-}, { watchPresses, elementAtPoint, clickMayQueue, watchStorage, nativeDom, domFunctions });
+}, { watchPresses, elementAtPoint, clickMayQueue, watchStorage, nativeDom, domFunctions, pageChanges });
 
 const STATUS = ({ afterQueued, sincePrevious }: Required<ActivityRead>): WatchStatus | null | Promise<WatchStatus> => {
   type Watch = { status(sincePrevious: boolean): WatchStatus; statusAfterQueued(sincePrevious: boolean): Promise<WatchStatus> };

@@ -2,7 +2,7 @@
 // the operation has answered (the next operation that may change the page waits until it is taken, not
 // until it is written; the answer waits for neither), kept in the project's data directory (so it counts
 // toward the project's disk quota) under this process's owner directory (host/process-owner.ts), and bounded
-// in size and count.
+// in size and count. A read of a page unchanged since the last picture shares it (picture-mark.ts).
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -10,6 +10,7 @@ import { sendCdp } from '../browser/cdp/cdp-session.js';
 import { within } from '../browser/chromium/launch-chromium.js';
 import { confinedDirectory, projectDirName } from '../browser/project-data/project-data-dir.js';
 import { PROCESS_OWNER } from '../host/process-owner.js';
+import { pictureMark } from './picture-mark.js';
 import type { ReplayAction } from '../types.js';
 
 /** Small enough to keep hundreds per session, legible enough to follow what happened. */
@@ -19,12 +20,21 @@ export const REPLAY_PICTURE_MAX_BYTES = 512 * 1024;
 /** A frozen page gives up its picture rather than hold up the next operation. */
 const PICTURE_TIMEOUT_MS = 2_000;
 
+/** A picture taken: its page, its number, and the page's mark just before it (null: the page could not be marked). */
+interface Shown {
+  page: Page;
+  n: number;
+  mark: string | null;
+}
+
 export class ReplayPictures {
   #taken = 0;
   #dir?: Promise<string | undefined>;
   readonly #writing = new Map<number, Promise<boolean>>();
-  /** The pictures being taken (the bytes not yet back from the browser). */
+  /** The pictures being taken (the bytes not yet back from the browser), and reads deciding whether to share one. */
   readonly #taking = new Set<Promise<unknown>>();
+  /** The last picture, once taken (or shared by a read). */
+  #last: Promise<Shown | undefined> = Promise.resolve(undefined);
 
   constructor(
     private readonly projectDir: () => Promise<string>,
@@ -32,15 +42,37 @@ export class ReplayPictures {
     private readonly max: number,
   ) {}
 
-  /** Starts the picture of `page` for `record` (which gets its number at once) and returns without waiting for it. */
-  capture(page: Page, record: ReplayAction): void {
+  /**
+   * Starts the picture of `page` for `record` (which gets its number at once) and returns without waiting for it.
+   * A read (`changesNothing`) whose page is still as the last picture shows it gets that picture's number
+   * instead, once that is known (picture-mark.ts).
+   */
+  capture(page: Page, record: ReplayAction, { changesNothing = false } = {}): void {
     if (this.#taken >= this.max || page.isClosed()) return;
+    const shown = changesNothing ? this.#shareOrTake(this.#last, page, record) : this.#take(page, record);
+    this.#last = shown;
+    const taking = shown.finally(() => this.#taking.delete(taking));
+    this.#taking.add(taking);
+  }
+
+  async #shareOrTake(before: Promise<Shown | undefined>, page: Page, record: ReplayAction): Promise<Shown | undefined> {
+    const shown = await before;
+    if (shown?.page !== page || shown.mark === null || (await pictureMark(page)) !== shown.mark) return this.#take(page, record);
+    record.picture = shown.n;
+    return shown;
+  }
+
+  /** The picture once taken (undefined when it was not, or is too large to keep); its file is written meanwhile. */
+  #take(page: Page, record: ReplayAction): Promise<Shown | undefined> {
+    if (this.#taken >= this.max || page.isClosed()) return Promise.resolve(undefined);
     const n = ++this.#taken;
     record.picture = n;
     const jpeg = within(viewportJpeg(page), PICTURE_TIMEOUT_MS);
-    const taking = jpeg.catch(() => undefined).finally(() => this.#taking.delete(taking));
-    this.#taking.add(taking);
-    this.#writing.set(n, this.#write(jpeg, n));
+    this.#writing.set(n, this.#write(jpeg.then(({ bytes }) => bytes), n));
+    return jpeg.then(
+      ({ bytes, mark }) => (bytes.byteLength > REPLAY_PICTURE_MAX_BYTES ? undefined : { page, n, mark }),
+      () => undefined,
+    );
   }
 
   /** Every picture started so far shows what it will show (taken, or given up); writing may go on. */
@@ -100,10 +132,11 @@ interface LayoutMetrics {
  * the caret and animations as they are, and its style element counted as a DOM change) and no wait for
  * web fonts (the picture shows the page as it is). The device scale comes from the browser's metrics, not the page.
  */
-async function viewportJpeg(page: Page): Promise<Buffer> {
-  const { visualViewport, cssVisualViewport: view, contentSize, cssContentSize } = await sendCdp<LayoutMetrics>(page, 'Page.getLayoutMetrics');
+async function viewportJpeg(page: Page): Promise<{ bytes: Buffer; mark: string | null }> {
+  // The mark is read before the picture: a change between the two makes a later read's mark differ (a new picture).
+  const [{ visualViewport, cssVisualViewport: view, contentSize, cssContentSize }, mark] = await Promise.all([sendCdp<LayoutMetrics>(page, 'Page.getLayoutMetrics'), pictureMark(page)]);
   const deviceScale = contentSize.width / cssContentSize.width || 1;
   const clip = { x: view.pageX, y: view.pageY, width: view.clientWidth, height: view.clientHeight, scale: visualViewport.scale / deviceScale };
   const { data } = await sendCdp<{ data: string }>(page, 'Page.captureScreenshot', { format: 'jpeg', quality: PICTURE_QUALITY, clip });
-  return Buffer.from(data, 'base64');
+  return { bytes: Buffer.from(data, 'base64'), mark };
 }

@@ -289,6 +289,11 @@ export class Session {
     return pdf!;
   }
 
+  /** Every operation's replay picture has its number (a read's is decided after it answered; replay-pictures.ts). */
+  picturesNumbered(): Promise<void> {
+    return this.#pictures.taken();
+  }
+
   /** The replay's picture number `n` (ReplayAction.picture), live or after the session ended. */
   replayPicture(n: number): Promise<Buffer | undefined> {
     return this.#pictures.read(n);
@@ -419,7 +424,7 @@ export class Session {
         if (!this.#browser.isConnected()) throw new Error('Browser disconnected');
         const after = await this.#pages.current();
         this.#history.finish(record, result, after.url());
-        this.#pictures.capture(after, record);
+        this.#pictures.capture(after, record, { changesNothing: PAGE_READS.has(method) });
         outcome = outcomeOf(result);
         return result;
       } catch (error) {
@@ -440,7 +445,7 @@ export class Session {
         const recorded = isDeckhandError(failure) ? failure.message : UNEXPECTED_RECORD;
         const after = this.#isLive() ? await this.#pages.current() : undefined;
         this.#history.finish(record, { error: recorded }, after?.url() ?? page.url());
-        if (after) this.#pictures.capture(after, record);
+        if (after) this.#pictures.capture(after, record, { changesNothing: PAGE_READS.has(method) });
         throw failure;
       } finally {
         this.#telemetry?.onOperation?.({ kind: method, outcome, queueWaitMs: started - queued, durationMs: performance.now() - started });

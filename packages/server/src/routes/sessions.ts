@@ -30,8 +30,9 @@ export function sessionHandlers({ sessions, cdp, live, config, cluster }: RouteD
       return c.json({ success: true as const }, 200);
     },
 
-    replaySession: (c) => {
+    replaySession: async (c) => {
       const session = sessions.get(c.get('projectId'), c.req.valid('param').id);
+      await session.picturesNumbered();
       return c.json({ success: true as const, data: session.replay() }, 200);
     },
 
