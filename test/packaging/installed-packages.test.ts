@@ -114,7 +114,9 @@ describe('the packed packages, installed into an empty directory', () => {
 
   it('npx deckhand serve --port 0 answers /healthz and its contract, and the installed client drives a session there', async () => {
     const child = spawn('npx', ['deckhand', 'serve', '--port', '0'], { cwd: installed.dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const exited = once(child, 'exit');
+    // Once npx and the server it runs (which writes to the same pipe) are gone and the output is read to the end:
+    // npx's 'exit' can come before the server's last line is read.
+    const exited = once(child, 'close');
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     try {

@@ -8,7 +8,6 @@ export async function runServer(env: Record<string, string | undefined>): Promis
   if (!process.execArgv.includes('--enable-source-maps') && !/--enable-source-maps\b/.test(env.NODE_OPTIONS ?? '')) process.setSourceMapsEnabled(false);
   try {
     const server = await startServer(env);
-    process.stdout.write(`Deckhand listening on ${server.url} (docs: ${server.url}/docs)\n`);
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
@@ -19,6 +18,9 @@ export async function runServer(env: Record<string, string | undefined>): Promis
     };
     process.on('SIGTERM', () => void stop('SIGTERM'));
     process.on('SIGINT', () => void stop('SIGINT'));
+    // Announced only now: whoever reads this line may signal at once (a test or supervisor does), and a
+    // signal before the handlers are in place kills the process without ending its sessions.
+    process.stdout.write(`Deckhand listening on ${server.url} (docs: ${server.url}/docs)\n`);
   } catch (error) {
     process.stderr.write(`Deckhand failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

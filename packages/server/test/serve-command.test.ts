@@ -20,7 +20,8 @@ function run(args: string[]): Promise<{ code: number | null; out: string; err: s
   let err = '';
   child.stdout.on('data', (chunk) => (out += chunk));
   child.stderr.on('data', (chunk) => (err += chunk));
-  return once(child, 'exit').then(([code]) => ({ code: code as number | null, out, err }));
+  // 'close', not 'exit': the child's last output may still be in the pipe when it has exited.
+  return once(child, 'close').then(([code]) => ({ code: code as number | null, out, err }));
 }
 
 /** The server's variables in the README's Configuration table (the deckhand-mcp-only rows aside). */
@@ -53,7 +54,8 @@ describe('deckhand serve', () => {
     const child = spawn(BIN, ['serve', '--port', '0', '--host', '127.0.0.1'], { cwd, env: { ...ENV, PORT: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
-    const exited = once(child, 'exit');
+    // Once the child has exited and its output is read to the end ('exit' can come before the last of it).
+    const exited = once(child, 'close');
     try {
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout.on('data', () => {
