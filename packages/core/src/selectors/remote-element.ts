@@ -1,9 +1,10 @@
 // A main-frame element held by the page's own CDP session instead of a Playwright handle, for an action
-// that only evaluates in its element (the pinned click: aim, landing, refusal). Playwright makes every
-// element handle a client object, a dispatcher and a preview evaluation, and disposes of it in another
-// round trip: for a natural-language act's click that was the largest part of its grounding's server
-// CPU (bench/results/server-cpu.md). The element is the one the path names when it is looked up, kept
-// by reference as a handle keeps it, so a replacement in its place is never acted on.
+// that only evaluates in its element (a pinned click or tick: its state, the aim, the landing, the end
+// state, a refusal's reading). Playwright makes every element handle a client object, a dispatcher and a
+// preview evaluation, and disposes of it in another round trip: for a natural-language act's click that
+// was the largest part of its grounding's server CPU (bench/results/server-cpu.md). The element is the one
+// the path names when it is looked up, kept by reference as a handle keeps it, so a replacement in its
+// place is never acted on.
 import type { ElementHandle, Frame, Page } from 'playwright-core';
 import { sendCdp } from '../browser/cdp/cdp-session.js';
 import { PageScriptError } from '../errors.js';
@@ -21,7 +22,7 @@ interface Evaluated {
   exceptionDetails?: { text?: string; exception?: { description?: string } };
 }
 
-/** The element handle's `evaluate` and `dispose`, which is all the pinned click asks of its element. */
+/** The element handle's `evaluate` and `dispose`, which is all a pinned click or tick asks of its element. */
 export class RemoteElement {
   constructor(
     private readonly page: Page,
@@ -50,15 +51,15 @@ export class RemoteElement {
 }
 
 /**
- * The element a pinned click acts on: in the main frame, named by a deep XPath that crosses no frame,
+ * The element a pinned click or tick acts on: in the main frame, named by a deep XPath that crosses no frame,
  * held by the page's CDP session; any other, or one not there at the first look, through Playwright's
  * reader, which waits for it. The caller only evaluates in the element and disposes of it.
  */
-export async function resolvePinnedClick(frame: Frame, selector: string, timeoutMs: number): Promise<Resolution> {
+export async function resolvePinned(frame: Frame, selector: string, timeoutMs: number): Promise<Resolution> {
   const page = frame.page();
   const piece = frame === page.mainFrame() ? onePiece(selector) : undefined;
   const element = piece ? await remoteElement(page, piece) : null;
-  // Stands in for a handle on the click's path, which asks nothing of it but evaluate and dispose.
+  // Stands in for a handle on the click's and the tick's path, which ask nothing of it but evaluate and dispose.
   if (element) return { found: true, target: { frame, element: element as unknown as ElementHandle<Element> } };
   return resolveTarget(frame, selector, timeoutMs);
 }
