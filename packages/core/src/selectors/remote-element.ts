@@ -23,7 +23,7 @@ interface Evaluated {
 }
 
 /** The element handle's `evaluate` and `dispose`, which is all a pinned click or tick asks of its element. */
-export class RemoteElement {
+class RemoteElement {
   constructor(
     private readonly page: Page,
     private readonly objectId: string,
