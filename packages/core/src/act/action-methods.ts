@@ -47,12 +47,17 @@ export interface ActionMethod {
   trustedInput?: true;
   /** Its press must end in a click on the element: one the page took away from it is refused (click-landing.ts). */
   clicks?: true;
+  /**
+   * It asks of its element only evaluations and our pointer click: a pinned element in the main frame is
+   * held without a Playwright handle (selectors/remote-element.ts).
+   */
+  evaluatesOnly?: true;
   /** What the element should still hold once the page settles, when the method leaves a state (end-state.ts). */
   run(target: ActionTarget): Promise<void | EndState>;
 }
 
 const ACTION_METHODS = {
-  click: { verb: 'clicked', trustedInput: true, clicks: true, run: ({ page, frame, element, query, timeoutMs }) => pointerClick(page, frame, need(element), timeoutMs, query) },
+  click: { verb: 'clicked', trustedInput: true, clicks: true, evaluatesOnly: true, run: ({ page, frame, element, query, timeoutMs }) => pointerClick(page, frame, need(element), timeoutMs, query) },
   fill: { verb: 'filled', run: async ({ element, args, timeoutMs }) => ({ value: await fillChecked(need(element), arg(args, 0), timeoutMs) }) },
   type: {
     verb: 'typed into',
@@ -107,6 +112,7 @@ const ACTION_METHODS = {
     verb: 'checked',
     trustedInput: true,
     clicks: true,
+    evaluatesOnly: true,
     run: async (target) => {
       await tick(target, true);
       return { checked: true };
@@ -116,6 +122,7 @@ const ACTION_METHODS = {
     verb: 'unchecked',
     trustedInput: true,
     clicks: true,
+    evaluatesOnly: true,
     run: async (target) => {
       await tick(target, false);
       return { checked: false };

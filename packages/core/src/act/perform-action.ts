@@ -3,7 +3,7 @@
 // dom/settle.ts), within the operation's deadline. A target that is missing or refuses the action is
 // a result (success: false), not an error.
 import type { Frame } from 'playwright-core';
-import { directLocator, plainQuery, resolveTarget, type ResolvedTarget } from '../selectors/index.js';
+import { directLocator, plainQuery, resolvePinned, resolveTarget, type ResolvedTarget } from '../selectors/index.js';
 import { ActionSettle, settledBeforeRead, UNSETTLED_MESSAGE } from '../dom/settle.js';
 import { browserFailure, isDeckhandError } from '../errors.js';
 import type { OperationScope } from '../scope/operation-scope.js';
@@ -82,7 +82,9 @@ export async function performAction(scope: OperationScope, { action, variables, 
   // meanwhile counts as the action's, which can only make the next operation wait longer. A pinned
   // direct selector's handle is in `frame`, where the trusted input lands as a locator's would.
   const trustedInput = handler.trustedInput === true && direct !== undefined;
-  const [resolution, settle] = await Promise.all([local && !locator ? resolveTarget(frame, local, waitMs()) : undefined, ActionSettle.begin(page, frame, { trustedInput })]);
+  // A pinned click or tick only evaluates in its element: it is held without a Playwright handle where it can be.
+  const lookUp = pinned && handler.evaluatesOnly ? resolvePinned : resolveTarget;
+  const [resolution, settle] = await Promise.all([local && !locator ? lookUp(frame, local, waitMs()) : undefined, ActionSettle.begin(page, frame, { trustedInput })]);
   if (resolution && !resolution.found) {
     settle.cancel();
     return report(false, resolution.reason);

@@ -4,5 +4,6 @@
 
 export { directLocator, plainQuery, resolveTarget, type PlainQuery, type Resolution, type ResolvedTarget } from './resolve-target.js';
 export { resolveBackendNodeId, resolveBackendNodeIds } from './backend-node.js';
+export { resolvePinned } from './remote-element.js';
 export { framePrefix } from './frame-path.js';
 export { inPage, type InPageLib } from './in-page.js';

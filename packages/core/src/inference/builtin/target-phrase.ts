@@ -67,12 +67,12 @@ export function parseTarget(raw: string): TargetPhrase[] {
  */
 function takeKind(words: string[], heldBox = false): NamedKind | undefined {
   const headEnd = words.findIndex((w, i) => i > 0 && AROUND.has(w));
+  const singulars = words.map(singular);
   for (const limit of headEnd > 0 ? [headEnd, words.length] : [words.length]) {
     for (let i = limit - 1; i >= 0; i--) {
-      for (const [phrase, kind] of KIND_WORDS) {
-        const parts = phrase.split(' ');
+      for (const [parts, kind] of KIND_PARTS) {
         const at = i - parts.length + 1;
-        if (at < 0 || !parts.every((p, j) => singular(words[at + j]!) === p)) continue;
+        if (at < 0 || !parts.every((p, j) => singulars[at + j] === p)) continue;
         if (kind === 'box' && !heldBox && BOX_HOLDERS.has(words[at - 1] ?? '')) continue;
         words.splice(at, parts.length);
         return kind;
@@ -81,6 +81,9 @@ function takeKind(words: string[], heldBox = false): NamedKind | undefined {
   }
   return undefined;
 }
+
+/** KIND_WORDS with each phrase in its words. */
+const KIND_PARTS = KIND_WORDS.map(([phrase, kind]) => [phrase.split(' '), kind] as const);
 
 function singular(word: string): string {
   return word.endsWith('es') && word.length > 5 ? word.slice(0, -2) : word.endsWith('s') && word.length > 3 ? word.slice(0, -1) : word;

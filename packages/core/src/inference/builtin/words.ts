@@ -22,9 +22,31 @@ const WORD = new RegExp(String.raw`[\p{L}\p{N}]+|${SYMBOL}`, 'gu');
 
 /** The words of a text, in order: lower case, terms joined, symbols kept, punctuation dropped. */
 export function tokens(text: string): string[] {
-  let t = text.toLowerCase().replace(/[’‘`]/g, "'").replace(/'s\b/g, '').replace(/\uFE0F/g, '');
-  for (const [pattern, term] of TERMS) t = t.replace(pattern, term);
-  return t.match(WORD) ?? [];
+  return remembered(readTokens, text, () => {
+    let t = text.toLowerCase().replace(/[’‘`]/g, "'").replace(/'s\b/g, '').replace(/\uFE0F/g, '');
+    for (const [pattern, term] of TERMS) t = t.replace(pattern, term);
+    return t.match(WORD) ?? [];
+  });
+}
+
+/**
+ * The texts read lately and their words: an act reads the same names, labels and rows as the act before
+ * on the page, and reading them again (thirteen patterns a text) was most of the offline model's time.
+ */
+const readTokens = new Map<string, readonly string[]>();
+const readStems = new Map<string, readonly string[]>();
+const READ_MAX = 4_000;
+
+function remembered(read: Map<string, readonly string[]>, text: string, words: () => string[]): string[] {
+  let known = read.get(text);
+  if (!known) {
+    known = words();
+    // A page of ever new texts (a feed, a clock) starts the list again rather than growing it.
+    if (read.size >= READ_MAX) read.clear();
+    read.set(text, known);
+  }
+  // A copy: callers take words out of the list they are given.
+  return known.slice();
 }
 
 const IRREGULAR: Record<string, string> = { forgotten: 'forgot', chosen: 'choose', written: 'write', children: 'child', people: 'person' };
@@ -48,9 +70,11 @@ export function stem(word: string): string {
 
 /** Stems of a text's words, stop words left out. */
 export function stems(text: string): string[] {
-  return tokens(text)
-    .filter((w) => !STOP.has(w))
-    .map(stem);
+  return remembered(readStems, text, () =>
+    tokens(text)
+      .filter((w) => !STOP.has(w))
+      .map(stem),
+  );
 }
 
 /** Words that carry no name: articles, pronouns, politeness, linking words. */
