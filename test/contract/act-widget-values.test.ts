@@ -1,5 +1,5 @@
 // Values a control takes only in its own form, and choices made the way a person makes them: an ARIA listbox's
-// option is clicked (a <select> is not involved), a slider drawn with divs is moved by its arrow keys, "30%" is a
+// option is clicked (a <select> is not involved), a combobox's option is clicked once typing shows it, a slider drawn with divs is moved by its arrow keys, "30%" is a
 // slider's 30 only on a 0..100 range, "72.5 kg" goes into a field that shows kg as 72.5, "6:45 in the morning" is
 // 06:45, and a quoted note with a comma and quotes in it is typed whole. Each near miss is refused with the page
 // as it was; the confirm step of a dialog is found by the agent once the dialog is open.
@@ -24,6 +24,15 @@ describe('act fills and chooses values in the form each control takes', () => {
     expect(await act(id, 'Select Matcha in the Tea list')).toMatchObject({ success: false, message: expect.stringContaining('The option "Matcha" is disabled') });
     expect(await state(id)).toContain('tea=Assam');
     expect(await act(id, 'Select Mint in the Herb list')).toMatchObject({ success: false, message: expect.stringContaining('the list does not show it selected after its option was clicked (it shows "Chamomile")') });
+    expectOk(await ctx.api.call('endSession', { id }));
+  });
+
+  it('chooses a combobox option from the list it shows once typed into, and gives the field back when the list never shows it', async () => {
+    const id = await ctx.sessionOn('widget-values.html');
+    expect(await act(id, 'Choose Paris as the city')).toMatchObject({ success: false, message: expect.stringContaining('The combobox\'s list never showed an option "Paris"') });
+    expect(await state(id)).toContain('city=none: note=');
+    expect(await act(id, 'Choose Berlin as the city')).toMatchObject({ success: true });
+    expect(await state(id)).toContain('city=BER:Berlin note=');
     expectOk(await ctx.api.call('endSession', { id }));
   });
 

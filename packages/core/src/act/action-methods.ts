@@ -9,7 +9,7 @@ import type { EndState } from './end-state.js';
 import { checkFileField } from './file-input-check.js';
 import { basename } from 'node:path';
 import { pointerClick } from './pointer-click.js';
-import { chooseListboxOption } from './listbox-option.js';
+import { chooseListOption } from './listbox-option.js';
 import { setAriaSlider } from './aria-slider.js';
 
 /**
@@ -103,7 +103,8 @@ const ACTION_METHODS = {
   selectOptionFromDropdown: {
     verb: 'selected an option in',
     run: async ({ page, frame, element, args, timeoutMs }) => {
-      if (await chooseListboxOption(page, frame, need(element), arg(args, 0), timeoutMs)) return { selected: [arg(args, 0)] };
+      const listed = await chooseListOption(page, frame, need(element), arg(args, 0), timeoutMs);
+      if (listed) return listed;
       const selected = await need(element).selectOption(arg(args, 0), { timeout: timeoutMs });
       if (selected.length === 0) throw new ActionFailure('No option matches the given value or label');
       return { selected };

@@ -141,7 +141,7 @@ const RULES: Rule[] = [
   // "select -10 with the spinner", "set 30 on the slider": a value given to a field, a spinner or a slider.
   [new RegExp(`^(?:select|choose|pick|set|enter) (?:(${NUMBER})|${VALUE}) (?:with|using) (.+)$`, 'i'), (m) => ({ kind: 'set', value: m[1] ?? valueOf(m, 2), target: m[6]! })],
   [
-    new RegExp(`^(?:select|choose|pick) ${LOOSE_VALUE} (?:from|in|on) (.+)$`, 'i'),
+    new RegExp(`^(?:select|choose|pick) ${LOOSE_VALUE} (?:from|in|on|as) (.+)$`, 'i'),
     // Last, a field by that name takes the value ("choose week 12 of 2025 in the Week field").
     (m, text) => lastly({ kind: 'select', option: valueOf(m), target: m[6]!, otherwise: choose(text) }, setBare(m, text, m[6]!, m[5] ?? valueOf(m))),
   ],
