@@ -110,8 +110,11 @@ function resolveOne(page: Page, intent: Intent, memory: Memory): Choice {
     }
     case 'set':
       return set(page, intent.target, applyTransform(intent.value, intent.transform), intent.described === true);
-    case 'select':
-      return on(page, queryFor('select', intent.target), (m) => selectOption(m.element, intent.option));
+    case 'select': {
+      // A combobox typed into that says it opens (aria-expanded) has a list to choose from (act/listbox-option.ts).
+      const typed: TargetQuery = { phrase: intent.target, accepts: (e) => e.role === 'combobox' && e.tag === 'input' && e.expanded !== undefined, label: 'combobox' };
+      return on(page, intent.typed ? typed : queryFor('select', intent.target), (m) => selectOption(m.element, intent.option));
+    }
     case 'press':
       return intent.target
         ? on(page, queryFor('any', intent.target), (m) => act(m.element, 'press', [intent.key], intent.key))

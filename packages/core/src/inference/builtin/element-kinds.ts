@@ -17,8 +17,7 @@ export const isCheckable = (e: SnapshotElement) => CHECKABLE_ROLES.has(e.role);
 const NEEDS: Record<Need, (e: SnapshotElement) => boolean> = {
   click: (e) => !['heading', 'iframe', 'document'].includes(e.role) && e.tag !== 'iframe',
   edit: isEditable,
-  /** A combobox typed into that says it opens (aria-expanded) has a list to choose from too. */
-  select: (e) => isSelectable(e) || (e.role === 'combobox' && e.tag === 'input' && e.expanded !== undefined),
+  select: isSelectable,
   toggle: (e) => isCheckable(e) || e.pressed !== undefined,
   expand: (e) => e.expanded !== undefined,
   hover: (e) => e.role !== 'iframe' && e.tag !== 'iframe',

@@ -20,7 +20,8 @@ export type Intent = (
    * the page (or an earlier step) instead; `transform`: applied to the value before it is typed.
    */
   | { kind: 'fill'; value: string; target: string; verb?: VerbWords; search?: boolean; source?: ValueSource; transform?: Transform }
-  | { kind: 'select'; option: string; target: string }
+  /** `typed`: the option of a combobox typed into ("choose Berlin as the city"), not of a dropdown. */
+  | { kind: 'select'; option: string; target: string; typed?: true }
   /** "set X to V": a field (fill), a dropdown (its option V) or a switch (V is on or off). `described`: V is no literal, so no field takes it. */
   | { kind: 'set'; value: string; target: string; described?: true; transform?: Transform }
   /** "copy the text in X": read X for a later step's "it". */
@@ -141,9 +142,17 @@ const RULES: Rule[] = [
   // "select -10 with the spinner", "set 30 on the slider": a value given to a field, a spinner or a slider.
   [new RegExp(`^(?:select|choose|pick|set|enter) (?:(${NUMBER})|${VALUE}) (?:with|using) (.+)$`, 'i'), (m) => ({ kind: 'set', value: m[1] ?? valueOf(m, 2), target: m[6]! })],
   [
-    new RegExp(`^(?:select|choose|pick) ${LOOSE_VALUE} (?:from|in|on|as) (.+)$`, 'i'),
+    new RegExp(`^(?:select|choose|pick) ${LOOSE_VALUE} (?:from|in|on) (.+)$`, 'i'),
     // Last, a field by that name takes the value ("choose week 12 of 2025 in the Week field").
     (m, text) => lastly({ kind: 'select', option: valueOf(m), target: m[6]!, otherwise: choose(text) }, setBare(m, text, m[6]!, m[5] ?? valueOf(m))),
+  ],
+  // "choose Berlin as the city": an option of a combobox typed into; else the words as they read without this rule.
+  [
+    new RegExp(`^(select|choose|pick) (${LOOSE_VALUE} as .+)$`, 'i'),
+    (m, text) => {
+      const parts = new RegExp(`^${LOOSE_VALUE} as (.+)$`, 'i').exec(m[2]!)!;
+      return { kind: 'select', option: valueOf(parts), target: parts[6]!, typed: true, otherwise: choose(text, m[2]!) };
+    },
   ],
   // "use the slider to select 35": the control named first takes the value.
   [new RegExp(`^use (.+?) to (?:select|set|choose|pick|enter|type|input) (?:(${NUMBER})|${VALUE}|(\\S+))$`, 'i'), (m) => ({ kind: 'set', value: m[2] ?? m[7] ?? valueOf(m, 3), target: m[1]! })],
