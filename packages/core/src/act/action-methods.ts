@@ -9,6 +9,8 @@ import type { EndState } from './end-state.js';
 import { checkFileField } from './file-input-check.js';
 import { basename } from 'node:path';
 import { pointerClick } from './pointer-click.js';
+import { chooseListOption } from './listbox-option.js';
+import { setAriaSlider } from './aria-slider.js';
 
 /**
  * What a method acts on: a locator (Playwright finds the element as it acts) or a handle to an element
@@ -58,7 +60,10 @@ export interface ActionMethod {
 
 const ACTION_METHODS = {
   click: { verb: 'clicked', trustedInput: true, clicks: true, evaluatesOnly: true, run: ({ page, frame, element, query, timeoutMs }) => pointerClick(page, frame, need(element), timeoutMs, query) },
-  fill: { verb: 'filled', run: async ({ element, args, timeoutMs }) => ({ value: await fillChecked(need(element), arg(args, 0), timeoutMs) }) },
+  fill: {
+    verb: 'filled',
+    run: async ({ element, args, timeoutMs }) => ({ value: (await setAriaSlider(need(element), arg(args, 0), timeoutMs)) ?? (await fillChecked(need(element), arg(args, 0), timeoutMs)) }),
+  },
   type: {
     verb: 'typed into',
     run: async ({ page, element, args }) => {
@@ -102,7 +107,9 @@ const ACTION_METHODS = {
   prevChunk: { verb: 'scrolled up', run: ({ element }) => scrollByChunk(need(element), -1) },
   selectOptionFromDropdown: {
     verb: 'selected an option in',
-    run: async ({ element, args, timeoutMs }) => {
+    run: async ({ page, frame, element, args, timeoutMs }) => {
+      const listed = await chooseListOption(page, frame, need(element), arg(args, 0), timeoutMs);
+      if (listed) return listed;
       const selected = await need(element).selectOption(arg(args, 0), { timeout: timeoutMs });
       if (selected.length === 0) throw new ActionFailure('No option matches the given value or label');
       return { selected };

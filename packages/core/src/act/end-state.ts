@@ -43,6 +43,10 @@ export async function endProblem(
         // shows a space at an edge as a no-break space.
         const plain = (text: string) => text.replace(/\r\n?/g, '\n').replace(/\u00a0/g, ' ').replace(/\n+$/, '');
         [holds, typed] = [plain(el.innerText), plain(given)];
+      } else if (el.getAttribute('role') === 'slider' && 'value' in want) {
+        // A slider without an input holds its value in aria-valuenow (aria-slider.ts).
+        const now = el.getAttribute('aria-valuenow') ?? '';
+        return Number(now) === Number(given) ? undefined : `the page moved the slider after it was set (it holds ${now || 'no value'}, not ${given})`;
       } else return undefined;
       if ('value' in want ? holds === typed : holds.includes(typed)) return undefined;
       // Lengths only: a variable's value is redacted whole from messages, never a piece of it.
@@ -56,6 +60,15 @@ export async function endProblem(
       return el.checked === want.checked ? undefined : `the page ${want.checked ? 'unchecked' : 'checked'} it again after it was ${want.checked ? 'checked' : 'unchecked'}`;
     }
     if ('selected' in want) {
+      if (el.getAttribute('role') === 'listbox' && !(el instanceof HTMLSelectElement)) {
+        // An ARIA list shows its choice by aria-selected; one that marks none of its options tells nothing.
+        const options = [...el.querySelectorAll('[role=option]')];
+        if (!options.some((o) => o.hasAttribute('aria-selected'))) return undefined;
+        const text = (o: Element) => (o.getAttribute('aria-label') ?? o.textContent ?? '').replace(/\s+/g, ' ').trim();
+        const shown = options.filter((o) => o.getAttribute('aria-selected') === 'true');
+        if (want.selected.every((v) => shown.some((o) => text(o).toLowerCase() === v.toLowerCase()))) return undefined;
+        return `the list does not show it selected after its option was clicked (it shows "${shown.map(text).join(', ') || 'none'}")`;
+      }
       if (!(el instanceof HTMLSelectElement)) return undefined;
       const now = [...el.selectedOptions].map((o) => o.label || o.value);
       const values = [...el.selectedOptions].map((o) => o.value);

@@ -5,12 +5,16 @@
 import type { ElementHandle, Locator } from 'playwright-core';
 import { ActionFailure } from './action-failure.js';
 import { NATIVE_TYPES, nativeValue } from '../inference/builtin/native-values.js';
+import { percentOf } from './slider-percent.js';
 
 interface Trial {
   /** What the control would hold. */
   holds: string;
   type: string;
   bounds: string;
+  /** min and max as written on the control ('' when absent). */
+  min: string;
+  max: string;
   maxLength: number;
   /** The validity flags a bound sets, by their DOM names. */
   invalid: string[];
@@ -25,7 +29,9 @@ export async function fillChecked(element: Locator | ElementHandle<Element>, giv
   let trial = await tryOn(element, given, timeoutMs);
   let meant = given;
   if (trial && NATIVE_TYPES.has(trial.type) && given !== '') {
-    const native = nativeValue(trial.type, given);
+    const percent = trial.type === 'range' ? percentOf(given, Number(trial.min || 0), Number(trial.max || 100)) : undefined;
+    if (percent && 'refused' in percent) throw new ActionFailure(`The field cannot take "${given}": ${percent.refused}; nothing was typed`);
+    const native = percent ? percent.value : nativeValue(trial.type, given);
     if (native === undefined) throw new ActionFailure(`The field cannot take "${given}": it is not a ${trial.type} value the field can read; nothing was typed`);
     if (native !== given) [meant, trial] = [native, await tryOn(element, native, timeoutMs)];
   }
@@ -59,6 +65,6 @@ function tryOn(element: Locator | ElementHandle<Element>, meant: string, timeout
     copy.value = value;
     const flags = ['rangeOverflow', 'rangeUnderflow', 'stepMismatch'] as const;
     const bounds = (['min', 'max', 'step'] as const).filter((b) => input[b]).map((b) => `${b} ${input[b]}`).join(', ');
-    return { holds: copy.value, type: copy.type, bounds, maxLength: el.maxLength, invalid: value === '' ? [] : flags.filter((f) => copy.validity[f]) };
+    return { holds: copy.value, type: copy.type, bounds, min: input.getAttribute('min') ?? '', max: input.getAttribute('max') ?? '', maxLength: el.maxLength, invalid: value === '' ? [] : flags.filter((f) => copy.validity[f]) };
   }, meant, { timeout: timeoutMs });
 }

@@ -6,8 +6,8 @@ import type { PlannedStep } from './split-steps.js';
 
 /** "pick Germany from the country list": the option of a list that only shows its options once opened. */
 const PICK_FROM = /^(select|choose|pick) (.+?) (?:from|in|on|as|for) (.+)$/i;
-/** "… and confirm": the dialog the step before opened asks for it. */
-const CONFIRM = /^(?:confirm|confirm it|confirm that|confirm this)$/i;
+/** "… and confirm", "… and confirm the deletion": the dialog the step before opened asks for it. */
+const CONFIRM = /^confirm(?: it| that| this| the (\p{L}+))?$/iu;
 
 /** What a reading may need to know of the page before it is offered. */
 export interface PageProbe {
@@ -26,6 +26,14 @@ export async function readingsOf(step: PlannedStep & { derived?: true }, before:
   // the dialog that step opened; with no dialog open there is nothing to confirm (the same verb elsewhere on the page
   // would be another item's).
   const verb = before?.split(' ')[0];
-  if (CONFIRM.test(step.text.trim()) && verb && (await page.dialogOpen())) readings.push([`click ${verb} in the dialog`]);
+  const confirm = CONFIRM.exec(step.text.trim());
+  if (confirm && verb && namesAction(confirm[1], verb) && (await page.dialogOpen())) readings.push([`click ${verb} in the dialog`]);
   return readings;
+}
+
+/** Whether the noun of "confirm the <noun>" is the action of `verb` ("deletion" of delete, "removal" of remove); no noun says none other. */
+function namesAction(noun: string | undefined, verb: string): boolean {
+  if (!noun) return true;
+  const stem = verb.toLowerCase().replace(/e$/, '');
+  return stem.length >= 3 && noun.toLowerCase().startsWith(stem);
 }

@@ -7,7 +7,7 @@ import { GO_BACK, PAGE_ELEMENT_ID, type ChooseActionInput, type ChosenAction, ty
 import { fitsNeed, isCheckable, isEditable, isSelectable } from './element-kinds.js';
 import { extractFromPage } from './extract.js';
 import { findTarget, queryFor, rankTargets, type Match, type MatchResult, type TargetQuery } from './match-target.js';
-import { NATIVE_TYPES, nativeValue } from './native-values.js';
+import { NATIVE_TYPES, nativeValue, numberWithUnit } from './native-values.js';
 import { describeElement, readPage, type Page } from './page-view.js';
 import { readValue } from './page-values.js';
 import { parseInstruction, type Intent } from './parse-instruction.js';
@@ -110,8 +110,11 @@ function resolveOne(page: Page, intent: Intent, memory: Memory): Choice {
     }
     case 'set':
       return set(page, intent.target, applyTransform(intent.value, intent.transform), intent.described === true);
-    case 'select':
-      return on(page, queryFor('select', intent.target), (m) => selectOption(m.element, intent.option));
+    case 'select': {
+      // A combobox typed into that says it opens (aria-expanded) has a list to choose from (act/listbox-option.ts).
+      const typed: TargetQuery = { phrase: intent.target, accepts: (e) => e.role === 'combobox' && e.tag === 'input' && e.expanded !== undefined, label: 'combobox' };
+      return on(page, intent.typed ? typed : queryFor('select', intent.target), (m) => selectOption(m.element, intent.option));
+    }
     case 'press':
       return intent.target
         ? on(page, queryFor('any', intent.target), (m) => act(m.element, 'press', [intent.key], intent.key))
@@ -241,13 +244,27 @@ function set(page: Page, target: string, value: string, described: boolean): Cho
   });
 }
 
-/** A value typed into a field, in the form its input type takes (a date input takes 2010-05-20, not 05/20/2010). */
+/**
+ * A value typed into a field, in the form its input type takes (a date input takes 2010-05-20, not 05/20/2010).
+ * A number with a unit goes into a number field or slider as the number when the field shows that unit
+ * ("72.5 kg" into "Weight kg"); a percentage on a slider is left for the slider's own range to read (fill-check.ts).
+ */
 function fillField(element: SnapshotElement, value: string): Choice {
   const type = element.inputType ?? (element.role === 'slider' ? 'range' : element.role === 'spinbutton' ? 'number' : undefined);
   if (/^%[\w.-]+%$/.test(value) || !type || !NATIVE_TYPES.has(type)) return act(element, 'fill', [value], `with ${quoteValue(value)}`);
+  const unit = (type === 'number' || type === 'range') && numberWithUnit(value);
+  if (unit && unitShown(element, unit.unit)) return fillField(element, unit.number);
+  if (unit && type === 'range' && unit.unit === '%') return act(element, 'fill', [`${nativeValue(type, unit.number)}%`], `with ${quoteValue(value)}`);
+  if (unit) return { failure: `"${value}" is in ${unit.unit}, which [${element.id}] ${describeElement(element)} does not show beside it: give the number the field takes` };
   const native = nativeValue(type, value);
   if (native === undefined) return { failure: `"${value}" cannot be read as a ${type} value for [${element.id}] ${describeElement(element)}` };
   return act(element, 'fill', [native], `with ${quoteValue(native)}`);
+}
+
+/** Whether the field's name shows the unit as a word of its own ("Weight kg", "Discount (%)"). */
+function unitShown(element: SnapshotElement, unit: string): boolean {
+  const escaped = unit.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(element.name);
 }
 
 /**

@@ -49,6 +49,12 @@ export function nativeValue(type: string | undefined, value: string): string | u
   }
 }
 
+/** "72.5 kg", "30%": a number and the unit written after it; undefined for anything else. */
+export function numberWithUnit(value: string): { number: string; unit: string } | undefined {
+  const m = /^([-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+))\s*(%|[a-zµ°][a-zµ°/²³]*)$/i.exec(value.trim());
+  return m ? { number: m[1]!, unit: m[2]! } : undefined;
+}
+
 /** ISO, month/day/year (day/month/year when the first number is over 12), "May 20, 2010", "20 May 2010". */
 function date(v: string): string | undefined {
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(v) ?? /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/.exec(v);
@@ -69,10 +75,15 @@ function ymd(year: string, month: string, day: string): string | undefined {
   return `${year.padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
-/** "9:37 PM", "21:37", "9 pm", "noon", "09:05:30". */
+/** The part of the day said in words, as the half of a 12-hour clock (docs/decisions.md, "A time said in words"). */
+const DAY_PART: Record<string, 'a' | 'p'> = { morning: 'a', afternoon: 'p', evening: 'p' };
+
+/** "9:37 PM", "21:37", "9 pm", "noon", "09:05:30", "6:45 in the morning". */
 function time(v: string): string | undefined {
   if (/^noon$/i.test(v)) return '12:00';
   if (/^midnight$/i.test(v)) return '00:00';
+  const said = /^(\d{1,2}(?::\d{2}){0,2}) in the (morning|afternoon|evening)$/i.exec(v);
+  if (said) return time(`${said[1]} ${DAY_PART[said[2]!.toLowerCase()]}m`);
   const m = /^(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*([ap])?\.?(?:m\.?)?$/i.exec(v);
   if (!m || (!m[2] && !m[4])) return undefined;
   let hour = Number(m[1]);

@@ -20,7 +20,8 @@ export type Intent = (
    * the page (or an earlier step) instead; `transform`: applied to the value before it is typed.
    */
   | { kind: 'fill'; value: string; target: string; verb?: VerbWords; search?: boolean; source?: ValueSource; transform?: Transform }
-  | { kind: 'select'; option: string; target: string }
+  /** `typed`: the option of a combobox typed into ("choose Berlin as the city"), not of a dropdown. */
+  | { kind: 'select'; option: string; target: string; typed?: true }
   /** "set X to V": a field (fill), a dropdown (its option V) or a switch (V is on or off). `described`: V is no literal, so no field takes it. */
   | { kind: 'set'; value: string; target: string; described?: true; transform?: Transform }
   /** "copy the text in X": read X for a later step's "it". */
@@ -75,6 +76,9 @@ const MODIFIERS: Record<string, string> = { ctrl: 'Control', control: 'Control',
 
 type Rule = [RegExp, (m: RegExpExecArray, text: string) => Intent | undefined];
 
+/** "the text of 'Learn more'": a noun before a quoted value that says where to read a value, not what the value is. */
+const VALUE_NOUN_ENDS = /\b(?:of|from|in|on|at|by|for|to|under|below|above|near|inside|beside|after|before|within|with|same|copied)$/i;
+
 const verb = (text: string, required: boolean): VerbWords => ({ words: stems(text), required });
 
 const RULES: Rule[] = [
@@ -113,6 +117,11 @@ const RULES: Rule[] = [
   // Typing: the quoted string after a verb of typing is the value; the rest names the field.
   [new RegExp(`^${TYPE} ${VALUE} (?:in|into|inside|on|to) (.+)$`, 'i'), (m) => ({ kind: 'fill', value: valueOf(m), target: m[5]! })],
   [new RegExp(`^${TYPE} ${VALUE} as (.+)$`, 'i'), (m) => ({ kind: 'fill', value: valueOf(m), target: m[5]! })],
+  // "enter the note 'Leave at door, ring "twice"' into Delivery note": a noun saying what the quoted value is.
+  [
+    new RegExp(`^${TYPE} (?:the|a|an|my|this) (\\p{L}[\\p{L}-]*(?: \\p{L}[\\p{L}-]*)?) ${VALUE} (?:in|into|inside|on|to) (.+)$`, 'iu'),
+    (m) => (VALUE_NOUN_ENDS.test(m[1]!) ? undefined : { kind: 'fill', value: valueOf(m, 2), target: m[6]! }),
+  ],
   [
     new RegExp(`^(?:fill(?: in| out)?|populate|complete) (.+?) (?:with|as) ${LOOSE_VALUE}$`, 'i'),
     (m) => (m[6] === undefined ? { kind: 'fill', value: valueOf(m, 2), target: m[1]! } : typeBare(m[6], m[1]!)),
@@ -136,6 +145,14 @@ const RULES: Rule[] = [
     new RegExp(`^(?:select|choose|pick) ${LOOSE_VALUE} (?:from|in|on) (.+)$`, 'i'),
     // Last, a field by that name takes the value ("choose week 12 of 2025 in the Week field").
     (m, text) => lastly({ kind: 'select', option: valueOf(m), target: m[6]!, otherwise: choose(text) }, setBare(m, text, m[6]!, m[5] ?? valueOf(m))),
+  ],
+  // "choose Berlin as the city": an option of a combobox typed into; else the words as they read without this rule.
+  [
+    new RegExp(`^(select|choose|pick) (${LOOSE_VALUE} as .+)$`, 'i'),
+    (m, text) => {
+      const parts = new RegExp(`^${LOOSE_VALUE} as (.+)$`, 'i').exec(m[2]!)!;
+      return { kind: 'select', option: valueOf(parts), target: parts[6]!, typed: true, otherwise: choose(text, m[2]!) };
+    },
   ],
   // "use the slider to select 35": the control named first takes the value.
   [new RegExp(`^use (.+?) to (?:select|set|choose|pick|enter|type|input) (?:(${NUMBER})|${VALUE}|(\\S+))$`, 'i'), (m) => ({ kind: 'set', value: m[2] ?? m[7] ?? valueOf(m, 3), target: m[1]! })],
@@ -408,11 +425,13 @@ export const TARGET_LIST_END = /\b(?:fields|boxes|checkboxes|textboxes|dropdowns
  */
 function splitSteps(text: string): string[] {
   const parts: string[] = [];
+  // A value in single quotes ('Leave at door, then ring') is masked too: an apostrophe inside a word is no quote.
+  const masked = maskQuotes(text);
   let quote: string | undefined;
   let start = 0;
   const joint = /,? and then |,? then |, and | and |; |, (?=\S)/iy;
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
+    const ch = masked[i]!;
     if (quote) {
       if (ch === quote || (quote === '“' && ch === '”')) quote = undefined;
       continue;
@@ -422,11 +441,11 @@ function splitSteps(text: string): string[] {
       continue;
     }
     joint.lastIndex = i;
-    const found = i > start ? joint.exec(text) : null;
+    const found = i > start ? joint.exec(masked) : null;
     // "and" or a bare comma splits only before a verb ("copy X, paste it into Y"); elsewhere it is part of a name or a list.
     // "into the Password and Confirm password fields": the clause after "and" ends a list of targets (bounded look: linear).
-    const endsList = found && /^,? ?and |^, $/i.test(found[0]) && TARGET_LIST_END.test(text.slice(i + found[0].length, i + found[0].length + 80).split(/,? and |, |; | then /i)[0]!.trim());
-    if (found && !endsList && (/then|;/i.test(found[0]) || STEP_START.test(text.slice(i + found[0].length, i + found[0].length + 40)))) {
+    const endsList = found && /^,? ?and |^, $/i.test(found[0]) && TARGET_LIST_END.test(masked.slice(i + found[0].length, i + found[0].length + 80).split(/,? and |, |; | then /i)[0]!.trim());
+    if (found && !endsList && (/then|;/i.test(found[0]) || STEP_START.test(masked.slice(i + found[0].length, i + found[0].length + 40)))) {
       parts.push(text.slice(start, i).trim());
       i += found[0].length - 1;
       start = i + 1;
