@@ -59,6 +59,18 @@ describe('replay pictures of reads', () => {
       ['its focus', (page) => page.evaluate(() => document.getElementById('note')!.focus())],
       ['a field value a script set', (page) => page.evaluate(() => void ((document.getElementById('note') as HTMLInputElement).value = 'set by a script'))],
       ['its address', (page) => page.evaluate(() => history.pushState(null, '', '?moved'))],
+      ['a rule a script inserted', (page) => page.evaluate(() => document.styleSheets[0]!.insertRule('#box { background: #a26; }'))],
+      [
+        'a style sheet a script adopted',
+        (page) =>
+          page.evaluate(() => {
+            const sheet = new CSSStyleSheet();
+            sheet.replaceSync('#box { outline: 4px solid #000; }');
+            document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+          }),
+      ],
+      ['a text selection', (page) => page.evaluate(() => getSelection()!.selectAllChildren(document.getElementById('box')!))],
+      ['a validity message', (page) => page.evaluate(() => (document.getElementById('note') as HTMLInputElement).setCustomValidity('not yet'))],
       ['its document', (page) => page.reload()],
     ];
     let last = 1;
@@ -78,6 +90,7 @@ describe('replay pictures of reads', () => {
       ['a canvas', (page) => page.evaluate(() => document.body.append(document.createElement('canvas')))],
       ['a child frame', (page) => page.evaluate(() => document.body.append(document.createElement('iframe')))],
       ['a running animation', (page) => page.evaluate(() => void document.getElementById('box')!.animate([{ opacity: 1 }, { opacity: 0.5 }], { duration: 60_000 }))],
+      ['an SVG animation', (page) => page.evaluate(() => void (document.getElementById('box')!.innerHTML = '<svg width="40" height="40"><rect width="40" height="40"><animate attributeName="width" from="0" to="40" dur="60s"/></rect></svg>'))],
     ];
     for (const [what, add] of additions) {
       const id = await ctx.sessionOn('pictures.html', START);

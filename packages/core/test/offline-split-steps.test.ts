@@ -1,7 +1,7 @@
 // How the offline agent cuts an instruction into steps, and the other readings it may try for a
 // step the page has nothing for (the runs themselves: test/grounding/agent-tasks.test.ts).
 import { describe, expect, it } from 'vitest';
-import { readingsOf } from '../src/agent/offline-readings.js';
+import { readingsOf, confirmIn } from '../src/agent/offline-readings.js';
 import { splitSteps } from '../src/agent/split-steps.js';
 
 const texts = (instruction: string) => splitSteps(instruction).map((s) => s.text);
@@ -49,7 +49,7 @@ describe('splitSteps', () => {
 });
 
 describe('readingsOf', () => {
-  const page = (open: boolean) => ({ dialogOpen: async () => open });
+  const page = (open: boolean, name = 'Delete project?', buttons = ['Cancel', 'Confirm']) => ({ dialog: async () => (open ? { name, buttons } : undefined) });
 
   it('opens a list before choosing from it', async () => {
     expect(await readingsOf({ text: 'pick Germany from the country list' }, undefined, page(false))).toEqual([['expand the country list', 'pick Germany']]);
@@ -62,5 +62,21 @@ describe('readingsOf', () => {
     // No dialog: another Delete button on the page is another item's, never a confirmation.
     expect(await readingsOf({ text: 'confirm' }, 'delete the Gemini project', page(false))).toEqual([]);
     expect(await readingsOf({ text: 'confirm' }, undefined, page(true))).toEqual([]);
+  });
+
+  it('confirms only a dialog that asks for the step before it', async () => {
+    // A button naming the action is the confirmation, whatever the dialog is called.
+    expect(await confirmIn('confirm', 'delete account', page(true, 'Are you sure?', ['Confirm', 'Yes, delete']))).toEqual({ run: 'click delete in the dialog' });
+    expect(await confirmIn('confirm', 'click Remove', page(true, 'Sure?', ['Remove it', 'Keep']))).toEqual({ run: 'click Remove in the dialog' });
+    // A dialog named for the action: the step runs as written.
+    expect(await confirmIn('confirm', 'delete beach.jpg', page(true, 'Delete beach.jpg?'))).toBeUndefined();
+    // A dialog about something else is refused, with its name and buttons.
+    expect(await confirmIn('confirm', 'delete beach.jpg', page(true, 'Subscribe to Premium?'))).toEqual({
+      refused: 'the open dialog ("Subscribe to Premium?"; its buttons: Cancel, Confirm) does not ask to delete, so nothing in it was confirmed',
+    });
+    expect(await confirmIn('confirm', 'delete report.pdf', page(true, 'Archive file?'))).toHaveProperty('refused');
+    // No dialog, or no step before: the step runs as written.
+    expect(await confirmIn('confirm', 'delete beach.jpg', page(false))).toBeUndefined();
+    expect(await confirmIn('confirm', undefined, page(true))).toBeUndefined();
   });
 });

@@ -5,23 +5,22 @@
 import type { Locator } from 'playwright-core';
 import { ActionFailure } from './action-failure.js';
 import type { ActionElement } from './action-methods.js';
+import { pageFunction } from '../selectors/in-page.js';
 import { percentOf } from './slider-percent.js';
 
 /** Most key presses one value may take (a slider of 0..1000 in steps of 1 from one end to the other). */
 const MAX_PRESSES = 1000;
 
+/** An ARIA slider's value and range, read in the page (null: no ARIA slider). */
+const sliderState = pageFunction((el: Element) => {
+  if (el.getAttribute('role') !== 'slider' || el instanceof HTMLInputElement) return null;
+  const num = (name: string) => (el.hasAttribute(name) ? Number(el.getAttribute(name)) : Number.NaN);
+  return { now: num('aria-valuenow'), min: num('aria-valuemin'), max: num('aria-valuemax') };
+});
+
 /** Moves the ARIA slider `element` to `given`, returning the value it holds; undefined when it is no ARIA slider. */
 export async function setAriaSlider(element: ActionElement, given: string, timeoutMs: number): Promise<string | undefined> {
-  const read = () =>
-    (element as Locator).evaluate(
-      (el: Element) => {
-        if (el.getAttribute('role') !== 'slider' || el instanceof HTMLInputElement) return null;
-        const num = (name: string) => (el.hasAttribute(name) ? Number(el.getAttribute(name)) : Number.NaN);
-        return { now: num('aria-valuenow'), min: num('aria-valuemin'), max: num('aria-valuemax') };
-      },
-      undefined,
-      { timeout: timeoutMs },
-    );
+  const read = () => (element as Locator).evaluate(sliderState, undefined, { timeout: timeoutMs });
   const start = await read();
   if (!start) return undefined;
   const { min, max } = start;

@@ -4,6 +4,7 @@
 // re-render replaces the field with one holding something else). An undone action is refused, naming what
 // the page did.
 import type { ElementHandle, Locator } from 'playwright-core';
+import { pageFunction } from '../selectors/in-page.js';
 
 /**
  * value: a fill, the field holds exactly it. typed: keys typed at the caret (the `type` method), the
@@ -22,8 +23,13 @@ export async function endProblem(
   timeoutMs: number,
   reread?: () => Promise<string | undefined>,
 ): Promise<string | undefined> {
-  // Both kinds of element evaluate alike; their declared overloads do not unite. null: out of the document.
-  const problem = await (element as Locator).evaluate((found: Element, want: EndState): string | undefined | null => {
+  // Both kinds of element evaluate alike; their declared overloads do not unite.
+  const problem = await (element as Locator).evaluate(readProblem, want, { timeout: timeoutMs });
+  return problem === null ? reread?.() : problem;
+}
+
+/** In the page: why `found` no longer holds `want`; null when it is out of the document. */
+const readProblem = pageFunction((found: Element, want: EndState): string | undefined | null => {
     if (!found.isConnected) return null;
     const el = found instanceof HTMLLabelElement ? (found.control ?? found) : found;
     if ('value' in want || 'typed' in want) {
@@ -35,7 +41,8 @@ export async function endProblem(
         if ('typed' in want && el instanceof HTMLInputElement && !['text', 'search', 'email', 'url', 'tel', 'password'].includes(el.type)) return undefined;
         // What the control makes of the value itself (a text input drops line breaks, an email trims).
         const copy = document.createElement(el.localName) as HTMLInputElement;
-        if (el.hasAttribute('type')) copy.setAttribute('type', el.getAttribute('type')!);
+        // Its range too: a slider's copy would clamp 150 to the default 0..100.
+        for (const name of ['type', 'min', 'max', 'step']) if (el.hasAttribute(name)) copy.setAttribute(name, el.getAttribute(name)!);
         copy.value = given;
         [holds, typed] = [el.value, copy.value];
       } else if (el instanceof HTMLElement && el.isContentEditable) {
@@ -78,6 +85,4 @@ export async function endProblem(
     const names = [...(el.files ?? [])].map((f) => f.name);
     if (names.length === want.files.length && want.files.every((n) => names.includes(n))) return undefined;
     return names.length === 0 ? 'the page emptied the file field after the files were set' : `the page changed the file field afterwards (it holds ${names.join(', ')})`;
-  }, want, { timeout: timeoutMs });
-  return problem === null ? reread?.() : problem;
-}
+});

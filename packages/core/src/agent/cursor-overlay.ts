@@ -4,12 +4,13 @@
 // it), is drawn again after each navigation, and is removed when the run ends.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
+import { pageFunction } from '../selectors/in-page.js';
 
 export const CURSOR_ID = '__deckhand_cursor';
 /** Taking the cursor away never holds up the answer: a page that does not answer keeps it. */
 const REMOVE_WAIT_MS = 1_000;
 
-function install(id: string): void {
+const install = pageFunction((id: string): void => {
   if (document.getElementById(id) || !document.documentElement) return;
   const dot = document.createElement('div');
   dot.id = id;
@@ -23,7 +24,7 @@ function install(id: string): void {
     dot.style.top = `${event.clientY}px`;
   };
   for (const type of ['mousemove', 'mousedown'] as const) window.addEventListener(type, follow, { capture: true, passive: true });
-}
+});
 
 function remove(id: string): void {
   document.getElementById(id)?.remove();

@@ -11,8 +11,8 @@ import type { Tool } from '../tools/tool.js';
 import type { ActResult } from '../types.js';
 import type { AgentDriver, StepContext, StepEnd, ToolWrap } from './agent-driver.js';
 import type { AgentPlan } from './agent-request.js';
-import { readingsOf, type PageProbe } from './offline-readings.js';
-import { dialogOpen } from './offline-dialog.js';
+import { confirmIn, readingsOf, type PageProbe } from './offline-readings.js';
+import { openDialog } from './offline-dialog.js';
 import { splitSteps, urlOfStep, type PlannedStep } from './split-steps.js';
 
 export interface OfflineDriverOptions {
@@ -34,7 +34,7 @@ export class OfflineDriver implements AgentDriver {
     this.#navigate = toolNamed(tools, 'navigate')!;
     this.#act = toolNamed(tools, 'act')!;
     this.#steps = splitSteps(plan.instruction);
-    this.#probe = { dialogOpen: () => dialogOpen(scope, plan.frameId) };
+    this.#probe = { dialog: () => openDialog(scope, plan.frameId) };
   }
 
   unfinished(): string {
@@ -47,8 +47,12 @@ export class OfflineDriver implements AgentDriver {
     const step = steps[index];
     // "." or "then" alone: nothing to do is no success.
     if (!step) return { end: { reason: 'refused', success: false, message: 'The instruction names no step to take' } };
+    const confirm = step.derived ? undefined : await confirmIn(step.text, done.at(-1), this.#probe);
+    if (confirm && 'refused' in confirm) {
+      return { end: { reason: 'refused', success: false, message: `Stopped at step ${index + 1} of ${steps.length} ("${step.text}"): ${confirm.refused}. Done before it: ${done.join('; ')}.` } };
+    }
     const url = urlOfStep(step.text);
-    const [tool, input] = url ? [this.#navigate, { url }] : [this.#act, { action: step.text }];
+    const [tool, input] = url ? [this.#navigate, { url }] : [this.#act, { action: confirm?.run ?? step.text }];
     const outcome = await context.call(tool, input);
     const acted = outcome.ok ? (outcome.output as Partial<ActResult>) : undefined;
     const ok = outcome.ok && acted?.success !== false;

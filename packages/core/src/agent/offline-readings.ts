@@ -2,6 +2,7 @@
 // list of steps, each grounded on its own fresh snapshot, so a control that only appears after the
 // first (the options of a custom dropdown, the days of a date picker, the buttons of a dialog) can
 // be found; none is a guess: each of its steps must ground exactly like a step the user wrote.
+import type { OpenDialog } from './offline-dialog.js';
 import type { PlannedStep } from './split-steps.js';
 
 /** "pick Germany from the country list": the option of a list that only shows its options once opened. */
@@ -11,8 +12,8 @@ const CONFIRM = /^confirm(?: it| that| this| the (\p{L}+))?$/iu;
 
 /** What a reading may need to know of the page before it is offered. */
 export interface PageProbe {
-  /** Whether a dialog is open (a modal, an alert dialog). */
-  dialogOpen(): Promise<boolean>;
+  /** The dialog open (a modal, an alert dialog), if one is. */
+  dialog(): Promise<OpenDialog | undefined>;
 }
 
 /** The step's own readings (from the way it was written), then the ones its words allow. */
@@ -25,15 +26,44 @@ export async function readingsOf(step: PlannedStep & { derived?: true }, before:
   // The confirming control names the action of the step before it ("Delete project" after "delete …") and sits in
   // the dialog that step opened; with no dialog open there is nothing to confirm (the same verb elsewhere on the page
   // would be another item's).
-  const verb = before?.split(' ')[0];
+  const verb = before && actionOf(before);
   const confirm = CONFIRM.exec(step.text.trim());
-  if (confirm && verb && namesAction(confirm[1], verb) && (await page.dialogOpen())) readings.push([`click ${verb} in the dialog`]);
+  if (confirm && verb && namesAction(confirm[1], verb) && (await page.dialog())) readings.push([`click ${verb} in the dialog`]);
   return readings;
+}
+
+/**
+ * "… and confirm" while a dialog is open: confirmed only when the dialog asks for the step before it. A button
+ * naming that action ("Yes, delete") is the confirmation; else the dialog's name must name it ("Delete file?"),
+ * and the step runs as written. A dialog about something else ("Subscribe to Premium?") is never confirmed.
+ * Undefined: no such step, or no dialog open (the step runs as written).
+ */
+export async function confirmIn(text: string, before: string | undefined, page: PageProbe): Promise<{ run: string } | { refused: string } | undefined> {
+  const confirm = CONFIRM.exec(text.trim());
+  const verb = before && actionOf(before);
+  if (!confirm || !verb || !namesAction(confirm[1], verb)) return undefined;
+  const dialog = await page.dialog();
+  if (!dialog) return undefined;
+  const stem = stemOf(verb);
+  if (dialog.buttons.some((b) => b.toLowerCase().includes(stem))) return { run: `click ${verb} in the dialog` };
+  if (dialog.name.toLowerCase().includes(stem)) return undefined;
+  const buttons = dialog.buttons.length > 0 ? `; its buttons: ${dialog.buttons.slice(0, 6).join(', ')}` : '';
+  return { refused: `the open dialog ("${dialog.name || 'unnamed'}"${buttons}) does not ask to ${verb.toLowerCase()}, so nothing in it was confirmed` };
+}
+
+/** The action a step did: its verb, or the control it clicked ("click Delete" deletes). */
+function actionOf(step: string): string | undefined {
+  const [verb, object] = step.split(' ');
+  return /^(?:click|tap|press|hit|push)$/i.test(verb ?? '') ? object?.replace(/[^\p{L}]/gu, '') || undefined : verb;
+}
+
+function stemOf(verb: string): string {
+  return verb.toLowerCase().replace(/e$/, '');
 }
 
 /** Whether the noun of "confirm the <noun>" is the action of `verb` ("deletion" of delete, "removal" of remove); no noun says none other. */
 function namesAction(noun: string | undefined, verb: string): boolean {
   if (!noun) return true;
-  const stem = verb.toLowerCase().replace(/e$/, '');
+  const stem = stemOf(verb);
   return stem.length >= 3 && noun.toLowerCase().startsWith(stem);
 }

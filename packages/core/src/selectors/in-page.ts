@@ -37,3 +37,11 @@ export function inPage<A, R, M extends Record<string, (...args: never[]) => unkn
   }`;
   return new Function(`return ${source}`)() as (arg: A, more?: B) => R;
 }
+
+/**
+ * `fn` as a function a page can run on its own (an element's evaluate, say): its source declares `__name`,
+ * as inPage's does, for the inner functions a transpiler named.
+ */
+export function pageFunction<F extends (...args: never[]) => unknown>(fn: F): F {
+  return new Function(`return (...args) => { const __name = (f) => f; return (${fn})(...args); }`)() as F;
+}

@@ -7,11 +7,13 @@ import { GO_BACK, PAGE_ELEMENT_ID, type ChooseActionInput, type ChosenAction, ty
 import { fitsNeed, isCheckable, isEditable, isSelectable } from './element-kinds.js';
 import { extractFromPage } from './extract.js';
 import { findTarget, queryFor, rankTargets, type Match, type MatchResult, type TargetQuery } from './match-target.js';
-import { NATIVE_TYPES, nativeValue, numberWithUnit } from './native-values.js';
+import { dateOrder, NATIVE_TYPES, nativeValue, numberWithUnit } from './native-values.js';
 import { describeElement, readPage, type Page } from './page-view.js';
 import { readValue } from './page-values.js';
 import { parseInstruction, type Intent } from './parse-instruction.js';
 import { applyTransform } from './step-values.js';
+import { parseTarget } from './target-phrase.js';
+import { tokens } from './words.js';
 
 type Choice = ChosenAction | { failure: string; /** No element fits (see MatchFailure). */ none?: true };
 
@@ -94,7 +96,7 @@ function resolveOne(page: Page, intent: Intent, memory: Memory): Choice {
     case 'hover':
       return on(page, queryFor('hover', intent.target), (m) => act(m.element, 'hover'));
     case 'choose':
-      return on(page, chooseQuery(intent.target, intent.verb), (m) => clickLike(m, false));
+      return on(page, chooseQuery(intent.target, intent.verb), (m) => partOfOption(m, intent.target) ?? clickLike(m, false));
     case 'toggle':
       return on(page, queryFor('toggle', intent.target), (m) => toggle(m.element, intent.on));
     case 'expand':
@@ -110,11 +112,8 @@ function resolveOne(page: Page, intent: Intent, memory: Memory): Choice {
     }
     case 'set':
       return set(page, intent.target, applyTransform(intent.value, intent.transform), intent.described === true);
-    case 'select': {
-      // A combobox typed into that says it opens (aria-expanded) has a list to choose from (act/listbox-option.ts).
-      const typed: TargetQuery = { phrase: intent.target, accepts: (e) => e.role === 'combobox' && e.tag === 'input' && e.expanded !== undefined, label: 'combobox' };
-      return on(page, intent.typed ? typed : queryFor('select', intent.target), (m) => selectOption(m.element, intent.option));
-    }
+    case 'select':
+      return on(page, queryFor('select', intent.target), (m) => closedList(m.element) ?? selectOption(m.element, intent.option));
     case 'press':
       return intent.target
         ? on(page, queryFor('any', intent.target), (m) => act(m.element, 'press', [intent.key], intent.key))
@@ -182,8 +181,28 @@ function after(action: ChosenAction, next: ChosenAction): ChosenAction {
 /** Clicking, or what clicking means for the element found: its option for a dropdown, ticked for a box. */
 function clickLike(m: Match, literal: boolean): Choice {
   if (m.option !== undefined) return selectOption(m.element, m.option);
+  // "choose New as the condition" with no option New: a click on the list itself would choose whatever lies under its middle.
+  if (!literal && isSelectable(m.element)) return { failure: `[${m.element.id}] ${describeElement(m.element)} was named, but none of its options${m.element.options?.length ? ` (${m.element.options.slice(0, 12).join(', ')})` : ''}; say which option to choose` };
   if (!literal && isCheckable(m.element)) return toggle(m.element, true);
   return act(m.element, 'click');
+}
+
+/**
+ * "choose blue" when the list's option is "Light blue": an option is chosen only when named whole (a remark in
+ * brackets aside), as a list's options are (act/listbox-option.ts); else it is named back, nothing chosen.
+ */
+function partOfOption(m: Match, phrase: string): Choice | undefined {
+  // "the third option" names it by its place.
+  if (m.element.role !== 'option' || parseTarget(phrase).some((reading) => reading.ordinal !== undefined)) return undefined;
+  const asked = new Set(tokens(phrase));
+  if (tokens(m.element.name.replace(/\([^)]*\)/g, ' ')).every((w) => asked.has(w))) return undefined;
+  return { failure: `"${phrase}" names no option whole (did you mean [${m.element.id}] ${describeElement(m.element)}?); nothing was chosen` };
+}
+
+/** A combobox drawn without an input or a <select> lists its options only once opened: nothing to choose on this snapshot. */
+function closedList(element: SnapshotElement): Choice | undefined {
+  if (element.role !== 'combobox' || element.tag === 'input' || element.tag === 'select') return undefined;
+  return { failure: `[${element.id}] ${describeElement(element)} shows its options only once opened: open it, then choose (agentExecute does both)` };
 }
 
 function chooseQuery(phrase: string, verb: TargetQuery['verb']): TargetQuery {
@@ -256,15 +275,17 @@ function fillField(element: SnapshotElement, value: string): Choice {
   if (unit && unitShown(element, unit.unit)) return fillField(element, unit.number);
   if (unit && type === 'range' && unit.unit === '%') return act(element, 'fill', [`${nativeValue(type, unit.number)}%`], `with ${quoteValue(value)}`);
   if (unit) return { failure: `"${value}" is in ${unit.unit}, which [${element.id}] ${describeElement(element)} does not show beside it: give the number the field takes` };
-  const native = nativeValue(type, value);
+  const native = nativeValue(type, value, dateOrder(element.name));
   if (native === undefined) return { failure: `"${value}" cannot be read as a ${type} value for [${element.id}] ${describeElement(element)}` };
   return act(element, 'fill', [native], `with ${quoteValue(native)}`);
 }
 
-/** Whether the field's name shows the unit as a word of its own ("Weight kg", "Discount (%)"). */
+/** Whether the field's name shows the unit as a word of its own ("Weight kg", "Discount (%)"), and not as one it refuses ("Weight in lb (not kg)"). */
 function unitShown(element: SnapshotElement, unit: string): boolean {
   const escaped = unit.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  return new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(element.name);
+  const shown = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(element.name);
+  const refused = new RegExp(`\\b(?:not|no|never|instead of|rather than|except)\\s+(?:in\\s+)?${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(element.name);
+  return shown && !refused;
 }
 
 /**
@@ -300,12 +321,12 @@ function selectOption(element: SnapshotElement, option: string): Choice {
   const listed = element.options;
   // A %variable% option is only known at execution time; otherwise check it against the listed options.
   if (!listed || /^%[\w.-]+%$/.test(option)) return act(element, 'selectOptionFromDropdown', [option], quoteValue(option));
+  // The option named whole (but for case): "blue" is not "Light blue", which is named back as a candidate.
   const wanted = option.toLowerCase();
-  const exact = listed.find((o) => o.toLowerCase() === wanted);
-  const partial = listed.filter((o) => o.toLowerCase().includes(wanted));
-  const label = exact ?? (partial.length === 1 ? partial[0] : undefined);
+  const label = listed.find((o) => o.toLowerCase() === wanted);
   if (!label) {
-    const why = partial.length > 1 ? `matches several options (${partial.join(', ')})` : `is not one of its options (${listed.join(', ')})`;
+    const partial = listed.filter((o) => o.toLowerCase().includes(wanted));
+    const why = partial.length > 0 ? `names no option whole (did you mean ${partial.map((o) => `"${o}"`).join(' or ')}?)` : `is not one of its options (${listed.join(', ')})`;
     return { failure: `"${option}" ${why} in [${element.id}] ${describeElement(element)}` };
   }
   return act(element, 'selectOptionFromDropdown', [label], `"${label}"`);

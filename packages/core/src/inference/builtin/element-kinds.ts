@@ -13,11 +13,14 @@ export const isEditable = (e: SnapshotElement) =>
   EDITABLE_ROLES.has(e.role) || (e.role === 'combobox' && e.tag === 'input') || e.tag === 'textarea';
 export const isSelectable = (e: SnapshotElement) => ['combobox', 'listbox'].includes(e.role) && !isEditable(e);
 export const isCheckable = (e: SnapshotElement) => CHECKABLE_ROLES.has(e.role);
+/** A combobox typed into that says it opens (aria-expanded): it has a list to choose from (act/listbox-option.ts). */
+export const opensList = (e: SnapshotElement) => e.role === 'combobox' && e.tag === 'input' && e.expanded !== undefined;
 
 const NEEDS: Record<Need, (e: SnapshotElement) => boolean> = {
   click: (e) => !['heading', 'iframe', 'document'].includes(e.role) && e.tag !== 'iframe',
   edit: isEditable,
-  select: isSelectable,
+  // "pick Paris from City" chooses an option of a combobox typed into, never just types the words.
+  select: (e) => isSelectable(e) || opensList(e),
   toggle: (e) => isCheckable(e) || e.pressed !== undefined,
   expand: (e) => e.expanded !== undefined,
   hover: (e) => e.role !== 'iframe' && e.tag !== 'iframe',

@@ -12,17 +12,27 @@ const COLORS: Record<string, string> = {
 /** The input types whose value has a fixed form. */
 export const NATIVE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'number', 'range', 'color']);
 
+/** Which number of a date written 03/04/2025 is the day: as its field's label shows (dateOrder), else month first. */
+export type DateOrder = 'day-first' | 'month-first';
+
+/** The order a field's label shows for dates ("Birthday (DD/MM/YYYY)"), if it shows one. */
+export function dateOrder(label: string): DateOrder | undefined {
+  if (/\b(?:dd?[/.-]mm?|day[/.-]month)\b/i.test(label)) return 'day-first';
+  if (/\b(?:mm?[/.-]dd?|month[/.-]day)\b/i.test(label)) return 'month-first';
+  return undefined;
+}
+
 /** The value in the form the input type takes; the value itself for other types; undefined when it cannot be read so. */
-export function nativeValue(type: string | undefined, value: string): string | undefined {
+export function nativeValue(type: string | undefined, value: string, order?: DateOrder): string | undefined {
   const v = value.trim();
   switch (type) {
     case 'date':
-      return date(v);
+      return date(v, order);
     case 'time':
       return time(v);
     case 'datetime-local': {
       const m = /^(.+?)(?:T|,? at |,? )(\d{1,2}(?::\d{2}){0,2}\s*(?:[ap]\.?m\.?)?)$/i.exec(v);
-      const d = m && date(m[1]!);
+      const d = m && date(m[1]!, order);
       const t = m && time(m[2]!);
       return d && t ? `${d}T${t}` : undefined;
     }
@@ -55,12 +65,12 @@ export function numberWithUnit(value: string): { number: string; unit: string } 
   return m ? { number: m[1]!, unit: m[2]! } : undefined;
 }
 
-/** ISO, month/day/year (day/month/year when the first number is over 12), "May 20, 2010", "20 May 2010". */
-function date(v: string): string | undefined {
+/** ISO, month/day/year (day/month/year when the first number is over 12, or the label says so), "May 20, 2010", "20 May 2010". */
+function date(v: string, order?: DateOrder): string | undefined {
   let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(v) ?? /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/.exec(v);
   if (m) return ymd(m[1]!, m[2]!, m[3]!);
   m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(v);
-  if (m) return Number(m[1]) > 12 ? ymd(m[3]!, m[2]!, m[1]!) : ymd(m[3]!, m[1]!, m[2]!);
+  if (m) return order === 'day-first' || (order === undefined && Number(m[1]) > 12) ? ymd(m[3]!, m[2]!, m[1]!) : ymd(m[3]!, m[1]!, m[2]!);
   m = /^(?:\w+,? )?([a-z]{3,})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})$/i.exec(v);
   if (m) return monthNumber(m[1]!) ? ymd(m[3]!, String(monthNumber(m[1]!)), m[2]!) : undefined;
   m = /^(?:\w+,? )?(\d{1,2})(?:st|nd|rd|th)? (?:of )?([a-z]{3,})\.?,? (\d{4})$/i.exec(v);
@@ -83,7 +93,9 @@ function time(v: string): string | undefined {
   if (/^noon$/i.test(v)) return '12:00';
   if (/^midnight$/i.test(v)) return '00:00';
   const said = /^(\d{1,2}(?::\d{2}){0,2}) in the (morning|afternoon|evening)$/i.exec(v);
-  if (said) return time(`${said[1]} ${DAY_PART[said[2]!.toLowerCase()]}m`);
+  // "12 in the evening" is no hour of a 12-hour clock (12 pm is noon).
+  if (said && !(Number(said[1]!.split(':')[0]) === 12 && said[2]!.toLowerCase() === 'evening')) return time(`${said[1]} ${DAY_PART[said[2]!.toLowerCase()]}m`);
+  if (said) return undefined;
   const m = /^(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*([ap])?\.?(?:m\.?)?$/i.exec(v);
   if (!m || (!m[2] && !m[4])) return undefined;
   let hour = Number(m[1]);

@@ -20,8 +20,7 @@ export type Intent = (
    * the page (or an earlier step) instead; `transform`: applied to the value before it is typed.
    */
   | { kind: 'fill'; value: string; target: string; verb?: VerbWords; search?: boolean; source?: ValueSource; transform?: Transform }
-  /** `typed`: the option of a combobox typed into ("choose Berlin as the city"), not of a dropdown. */
-  | { kind: 'select'; option: string; target: string; typed?: true }
+  | { kind: 'select'; option: string; target: string }
   /** "set X to V": a field (fill), a dropdown (its option V) or a switch (V is on or off). `described`: V is no literal, so no field takes it. */
   | { kind: 'set'; value: string; target: string; described?: true; transform?: Transform }
   /** "copy the text in X": read X for a later step's "it". */
@@ -146,12 +145,12 @@ const RULES: Rule[] = [
     // Last, a field by that name takes the value ("choose week 12 of 2025 in the Week field").
     (m, text) => lastly({ kind: 'select', option: valueOf(m), target: m[6]!, otherwise: choose(text) }, setBare(m, text, m[6]!, m[5] ?? valueOf(m))),
   ],
-  // "choose Berlin as the city": an option of a combobox typed into; else the words as they read without this rule.
+  // "choose Berlin as the city": an option of a dropdown, a list or a combobox typed into; else the words as they read without this rule.
   [
     new RegExp(`^(select|choose|pick) (${LOOSE_VALUE} as .+)$`, 'i'),
     (m, text) => {
       const parts = new RegExp(`^${LOOSE_VALUE} as (.+)$`, 'i').exec(m[2]!)!;
-      return { kind: 'select', option: valueOf(parts), target: parts[6]!, typed: true, otherwise: choose(text, m[2]!) };
+      return { kind: 'select', option: valueOf(parts), target: parts[6]!, otherwise: choose(text, m[2]!) };
     },
   ],
   // "use the slider to select 35": the control named first takes the value.
@@ -239,7 +238,7 @@ function parseStep(raw: string): Intent {
 }
 
 function parseRules(text: string): Intent {
-  const pairs = valueTargetPairs(text);
+  const pairs = valueTargetPairs(text) ?? fieldValuePairs(text);
   if (pairs) return pairs;
   const list = listOf(text);
   for (const [pattern, build] of RULES) {
@@ -339,6 +338,17 @@ function valueTargetPairs(text: string): Intent | undefined {
     else return undefined;
   }
   return { kind: 'steps', steps };
+}
+
+/** "fill Note with 'x', Tags with 'y, z'", "set Note to a and Tags to b": one "<field> with|to <value>" per item, each its own step (else the first field would take the rest as its value). */
+const FIELD_FIRST = /^(fill(?: in| out)?|set|enter|change) (.+)$/i;
+const FIELD_PAIR = /^.+? (?:with|to) .+$/i;
+
+function fieldValuePairs(text: string): Intent | undefined {
+  const m = FIELD_FIRST.exec(text);
+  const items = m ? splitList(m[2]!) : [];
+  if (items.length < 2 || items.length > MAX_STEPS || !items.every((item) => FIELD_PAIR.test(maskQuotes(item)))) return undefined;
+  return { kind: 'steps', steps: items.map((item) => parseSingle(`${m![1]} ${item}`)) };
 }
 
 /** A verb with a list of targets ("tick Refunds, Billing and Inventory"): read as one step per target, tried when nothing is named by the whole. */
