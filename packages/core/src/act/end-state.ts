@@ -4,6 +4,7 @@
 // re-render replaces the field with one holding something else). An undone action is refused, naming what
 // the page did.
 import type { ElementHandle, Locator } from 'playwright-core';
+import { isPageException, PAGE_SCRIPT_FAILURE } from '../errors.js';
 import { pageFunction } from '../selectors/in-page.js';
 
 /**
@@ -24,7 +25,14 @@ export async function endProblem(
   reread?: () => Promise<string | undefined>,
 ): Promise<string | undefined> {
   // Both kinds of element evaluate alike; their declared overloads do not unite.
-  const problem = await (element as Locator).evaluate(readProblem, want, { timeout: timeoutMs });
+  let problem: string | undefined | null;
+  try {
+    problem = await (element as Locator).evaluate(readProblem, want, { timeout: timeoutMs });
+  } catch (error) {
+    // A read back that a script broke says nothing held: never taken as "nothing to say" (a navigation or a timeout is).
+    if (isPageException(error)) return `it could not be read back: ${PAGE_SCRIPT_FAILURE}`;
+    throw error;
+  }
   return problem === null ? reread?.() : problem;
 }
 
