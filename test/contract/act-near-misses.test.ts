@@ -22,6 +22,12 @@ describe('act and the agent on near misses', () => {
     expect(await act(id, 'Select blue from Paint')).toMatchObject({ success: false, message: expect.stringContaining('"blue" names no option whole (did you mean "Sky blue"?)') });
     expect(await act(id, 'Choose Small as the size')).toMatchObject({ success: false, message: expect.stringContaining('the list does not show it selected after its option was clicked (it shows "Medium")') });
     expect(await state(id)).toContain('cond=none size=Medium shade=none paint=Sky blue ');
+    // A <select>'s option by its label before its value, and exactly before but for case; two alike but for case are refused.
+    expect(await act(id, 'Choose Pro as the Tier')).toMatchObject({ success: true });
+    expect(await act(id, 'Choose Blue as the Tone')).toMatchObject({ success: true });
+    expect(await act(id, 'Choose blue as the Tone')).toMatchObject({ success: false, message: expect.stringContaining('"blue" names 3 options but for case (BLUE, bLue, Blue)') });
+    expect(await act(id, { selector: '#tone', method: 'selectOptionFromDropdown', arguments: ['blue'], description: 'the blue tone' })).toMatchObject({ success: false, message: expect.stringContaining('The dropdown has 3 options named "blue"') });
+    expect(await state(id)).toContain('tier=p2 tone=c ');
     expect(await act(id, 'Choose Used as the condition')).toMatchObject({ success: true });
     expect(await act(id, 'Choose Light blue')).toMatchObject({ success: true });
     expect(await state(id)).toContain('cond=Used size=Medium shade=Light blue ');
@@ -43,9 +49,14 @@ describe('act and the agent on near misses', () => {
     expect(await state(id)).toContain('note=fragile tags=glass, gift ');
     expect(await act(id, 'Set Note to urgent and Tags to paper')).toMatchObject({ success: true });
     expect(await state(id)).toContain('note=urgent tags=paper ');
+    // The last value's comma stays in it; "x and y" stays one value.
+    expect(await act(id, 'Fill Note with hello, Tags with red, blue')).toMatchObject({ success: true });
+    expect(await state(id)).toContain('note=hello tags=red, blue ');
+    expect(await act(id, 'Set Note to salt and pepper and Tags to spice')).toMatchObject({ success: true });
+    expect(await state(id)).toContain('note=salt and pepper tags=spice ');
     // A comma inside one value with no second field after it stays the one value.
     expect(await act(id, 'Fill Note with 1 Main St, Springfield')).toMatchObject({ success: true });
-    expect(await state(id)).toContain('note=1 Main St, Springfield tags=paper ');
+    expect(await state(id)).toContain('note=1 Main St, Springfield tags=spice ');
     expectOk(await ctx.api.call('endSession', { id }));
   });
 
@@ -53,6 +64,7 @@ describe('act and the agent on near misses', () => {
     const id = await ctx.sessionOn('near-misses.html');
     expect(await act(id, 'Set the Weight to 72.5 kg')).toMatchObject({ success: false, message: expect.stringContaining('"72.5 kg" is in kg') });
     expect(await act(id, 'Set the Weight to 160 lb')).toMatchObject({ success: true });
+    expect(await act(id, 'Enter 70 kg into Mass')).toMatchObject({ success: false, message: expect.stringContaining('"70 kg" is in kg') });
     expect(await act(id, 'Set the Birthday to 03/04/2025')).toMatchObject({ success: true });
     expect(await act(id, 'Set the Speed to 150%')).toMatchObject({ success: true });
     expect(await state(id)).toContain('weight=160 bday=2025-04-03 speed=150 ');
@@ -68,7 +80,7 @@ describe('act and the agent on near misses', () => {
     const id = await ctx.sessionOn('near-misses.html');
     expect(await agent(id, 'Delete beach.jpg and confirm')).toMatchObject({
       success: false,
-      message: expect.stringContaining('the open dialog ("Subscribe to Premium?"; its buttons: Confirm, Cancel) does not ask to delete'),
+      message: expect.stringContaining('the open dialog ("Subscribe to Premium?"; its buttons: Confirm, Cancel) does not ask to Delete beach.jpg'),
     });
     expect(await state(id)).toContain('plan=free files=beach.jpg,notes.txt');
     expect(await act(id, 'click Cancel')).toMatchObject({ success: true });

@@ -49,7 +49,7 @@ describe('splitSteps', () => {
 });
 
 describe('readingsOf', () => {
-  const page = (open: boolean, name = 'Delete project?', buttons = ['Cancel', 'Confirm']) => ({ dialog: async () => (open ? { name, buttons } : undefined) });
+  const page = (open: boolean, name = 'Delete project?', buttons = ['Cancel', 'Confirm'], text = name) => ({ dialog: async () => (open ? { name, buttons, text } : undefined) });
 
   it('opens a list before choosing from it', async () => {
     expect(await readingsOf({ text: 'pick Germany from the country list' }, undefined, page(false))).toEqual([['expand the country list', 'pick Germany']]);
@@ -66,17 +66,22 @@ describe('readingsOf', () => {
 
   it('confirms only a dialog that asks for the step before it', async () => {
     // A button naming the action is the confirmation, whatever the dialog is called.
-    expect(await confirmIn('confirm', 'delete account', page(true, 'Are you sure?', ['Confirm', 'Yes, delete']))).toEqual({ run: 'click delete in the dialog' });
+    expect(await confirmIn('confirm', 'delete account', page(true, 'Are you sure?', ['Confirm', 'Yes, delete'], 'Are you sure? Your account goes for good.'))).toEqual({ run: 'click delete in the dialog' });
     expect(await confirmIn('confirm', 'click Remove', page(true, 'Sure?', ['Remove it', 'Keep']))).toEqual({ run: 'click Remove in the dialog' });
-    // A dialog named for the action: the step runs as written.
+    // A dialog named for the action and the item: the step runs as written.
     expect(await confirmIn('confirm', 'delete beach.jpg', page(true, 'Delete beach.jpg?'))).toBeUndefined();
-    // A dialog about something else is refused, with its name and buttons.
+    // A dialog about something else, or about another item, is refused, with its name and buttons.
     expect(await confirmIn('confirm', 'delete beach.jpg', page(true, 'Subscribe to Premium?'))).toEqual({
-      refused: 'the open dialog ("Subscribe to Premium?"; its buttons: Cancel, Confirm) does not ask to delete, so nothing in it was confirmed',
+      refused: 'the open dialog ("Subscribe to Premium?"; its buttons: Cancel, Confirm) does not ask to delete beach.jpg, so nothing in it was confirmed',
     });
     expect(await confirmIn('confirm', 'delete report.pdf', page(true, 'Archive file?'))).toHaveProperty('refused');
-    // No dialog, or no step before: the step runs as written.
-    expect(await confirmIn('confirm', 'delete beach.jpg', page(false))).toBeUndefined();
+    expect(await confirmIn('confirm', 'delete notes.txt', page(true, 'Delete photo.png?', ['Cancel', 'Yes, delete']))).toHaveProperty('refused');
+    expect(await confirmIn('confirm', 'delete notes.txt', page(true, 'Delete your account?'))).toHaveProperty('refused');
+    // No dialog open: nothing asks to confirm (a Confirm button elsewhere is another thing's).
+    expect(await confirmIn('confirm', 'delete beach.jpg', page(false))).toEqual({ refused: "no dialog is open to delete, so nothing was confirmed (a Confirm button elsewhere on the page is not the delete's)" });
+    // No dialog after a step that deletes nothing: its Confirm is on the page ("switch to monthly billing and confirm").
+    expect(await confirmIn('confirm', 'switch to monthly billing', page(false))).toBeUndefined();
+    // No step before it: the step runs as written.
     expect(await confirmIn('confirm', undefined, page(true))).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 // The Action methods an act can run without a model, one small handler each.
 import type { ElementHandle, Frame, Locator, Page } from 'playwright-core';
 import type { PlainQuery, Resolution } from '../selectors/index.js';
+import { pageFunction } from '../selectors/in-page.js';
 import { ACTION_METHODS as MODEL_ACTION_METHODS, GO_BACK } from '../inference/types.js';
 import { isDeckhandError } from '../errors.js';
 import { ActionFailure } from './action-failure.js';
@@ -110,7 +111,9 @@ const ACTION_METHODS = {
     run: async ({ page, frame, element, args, timeoutMs }) => {
       const listed = await chooseListOption(page, frame, need(element), arg(args, 0), timeoutMs);
       if (listed) return listed;
-      const selected = await need(element).selectOption(arg(args, 0), { timeout: timeoutMs });
+      const which = await (need(element) as Locator).evaluate(optionIndex, arg(args, 0), { timeout: timeoutMs });
+      if (typeof which === 'string') throw new ActionFailure(which);
+      const selected = await need(element).selectOption(which === null ? arg(args, 0) : { index: which }, { timeout: timeoutMs });
       if (selected.length === 0) throw new ActionFailure('No option matches the given value or label');
       return { selected };
     },
@@ -226,3 +229,18 @@ async function tick({ page, frame, element, query, timeoutMs }: ActionTarget, wa
   if (state === null) throw new ActionFailure('Not a checkbox or radio button: nothing was ticked');
   if (state !== want) await pointerClick(page, frame, need(element), timeoutMs, query);
 }
+
+/**
+ * In the page: the index of the <select>'s option the words name: its label exactly, else its value exactly,
+ * else its label but for case; several so named is refused (a string, why). null: no <select>, or none so
+ * named (Playwright's selectOption answers).
+ */
+const optionIndex = pageFunction((el: Element, given: string): number | string | null => {
+  if (!(el instanceof HTMLSelectElement)) return null;
+  const options = [...el.options];
+  for (const named of [options.filter((o) => o.label === given), options.filter((o) => o.value === given), options.filter((o) => o.label.toLowerCase() === given.toLowerCase())]) {
+    if (named.length === 1) return named[0]!.index;
+    if (named.length > 1) return `The dropdown has ${named.length} options named "${given}" (${named.map((o) => o.label).join(', ')}); nothing was selected`;
+  }
+  return null;
+});

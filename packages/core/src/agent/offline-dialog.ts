@@ -8,6 +8,8 @@ export interface OpenDialog {
   name: string;
   /** The text of each of its buttons. */
   buttons: string[];
+  /** All its text, cut to 2,000 characters. */
+  text: string;
 }
 
 const readDialog = pageFunction((): OpenDialog | null => {
@@ -23,7 +25,7 @@ const readDialog = pageFunction((): OpenDialog | null => {
   const buttons = [...dialog.querySelectorAll('button, [role="button"], input[type="submit"], input[type="button"]')].map((b) =>
     b instanceof HTMLInputElement ? b.value : (b.getAttribute('aria-label') ?? words(b)),
   );
-  return { name, buttons: buttons.filter(Boolean) };
+  return { name, buttons: buttons.filter(Boolean), text: words(dialog).slice(0, 2000) };
 });
 
 export async function openDialog(scope: OperationScope, frameId: Parameters<OperationScope['frame']>[0]): Promise<OpenDialog | undefined> {

@@ -33,23 +33,39 @@ export async function readingsOf(step: PlannedStep & { derived?: true }, before:
 }
 
 /**
- * "… and confirm" while a dialog is open: confirmed only when the dialog asks for the step before it. A button
- * naming that action ("Yes, delete") is the confirmation; else the dialog's name must name it ("Delete file?"),
- * and the step runs as written. A dialog about something else ("Subscribe to Premium?") is never confirmed.
- * Undefined: no such step, or no dialog open (the step runs as written).
+ * "… and confirm" after a step: confirmed only in an open dialog that asks for that step. The dialog must
+ * name the step's item when the step named one ("notes.txt" of "delete notes.txt"); then a button naming
+ * the action ("Yes, delete") is the confirmation, else the dialog's name must name the action ("Delete
+ * file?") and the step runs as written. A dialog about something else ("Subscribe to Premium?", "Delete
+ * photo.png?") is refused, and so is no dialog after a deletion (a Confirm button elsewhere on the page is
+ * another thing's). Undefined: the step runs as written.
  */
 export async function confirmIn(text: string, before: string | undefined, page: PageProbe): Promise<{ run: string } | { refused: string } | undefined> {
   const confirm = CONFIRM.exec(text.trim());
   const verb = before && actionOf(before);
   if (!confirm || !verb || !namesAction(confirm[1], verb)) return undefined;
+  const action = verb.toLowerCase();
   const dialog = await page.dialog();
-  if (!dialog) return undefined;
+  // With no dialog, "switch to monthly billing and confirm" has its Confirm on the page; a deletion's is never another's.
+  if (!dialog) return DESTRUCTIVE.test(action) ? { refused: `no dialog is open to ${action}, so nothing was confirmed (a Confirm button elsewhere on the page is not the ${action}'s)` } : undefined;
   const stem = stemOf(verb);
-  if (dialog.buttons.some((b) => b.toLowerCase().includes(stem))) return { run: `click ${verb} in the dialog` };
-  if (dialog.name.toLowerCase().includes(stem)) return undefined;
+  const about = itemWords(before).every((word) => `${dialog.name} ${dialog.text}`.toLowerCase().includes(word));
   const buttons = dialog.buttons.length > 0 ? `; its buttons: ${dialog.buttons.slice(0, 6).join(', ')}` : '';
-  return { refused: `the open dialog ("${dialog.name || 'unnamed'}"${buttons}) does not ask to ${verb.toLowerCase()}, so nothing in it was confirmed` };
+  if (about && dialog.buttons.some((b) => b.toLowerCase().includes(stem))) return { run: `click ${verb} in the dialog` };
+  if (about && dialog.name.toLowerCase().includes(stem)) return undefined;
+  return { refused: `the open dialog ("${dialog.name || 'unnamed'}"${buttons}) does not ask to ${before}, so nothing in it was confirmed` };
 }
+
+/** The words naming a step's item ("notes.txt" of "delete notes.txt", "gemini" and "project" of "delete the Gemini project"). */
+function itemWords(step: string): string[] {
+  const [, ...rest] = step.toLowerCase().split(/\s+/);
+  const named = /^(?:click|tap|press|hit|push)$/i.test(step.split(' ')[0] ?? '') ? rest.slice(1) : rest;
+  return named.map((w) => w.replace(/^["'“]+|["'”.,;:!?]+$/g, '')).filter((w) => w.length >= 3 && !ITEM_FILLER.has(w));
+}
+
+const DESTRUCTIVE = /^(?:delete|remove|erase|discard|destroy|drop|purge|wipe|trash|clear|reset|cancel|close|unsubscribe|revoke|deactivate)$/;
+
+const ITEM_FILLER = new Set(['the', 'this', 'that', 'these', 'those', 'its', 'all', 'and', 'for', 'from', 'button', 'row', 'item', 'entry']);
 
 /** The action a step did: its verb, or the control it clicked ("click Delete" deletes). */
 function actionOf(step: string): string | undefined {

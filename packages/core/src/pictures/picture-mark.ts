@@ -30,7 +30,7 @@ const MARK = inPage(({ changesKey, inputHook }: { changesKey: string; inputHook:
   const sheets = [...document.styleSheets, ...document.adoptedStyleSheets];
   for (const sheet of sheets) {
     try {
-      parts.push(sheet.cssRules.length, sheet.disabled);
+      parts.push(sheet.cssRules.length, sheet.disabled, sheet.media.mediaText);
     } catch {
       parts.push('cross-origin');
     }

@@ -284,7 +284,9 @@ function fillField(element: SnapshotElement, value: string): Choice {
 function unitShown(element: SnapshotElement, unit: string): boolean {
   const escaped = unit.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const shown = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(element.name);
-  const refused = new RegExp(`\\b(?:not|no|never|instead of|rather than|except)\\s+(?:in\\s+)?${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(element.name);
+  const refused =
+    new RegExp(`\\b(?:not|no|never|instead of|rather than|except)\\s+(?:in\\s+)?${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(element.name) ||
+    new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?:\\s+values?)?\\s+(?:are\\s+|is\\s+)?not\\s+(?:accepted|allowed|used)`, 'iu').test(element.name);
   return shown && !refused;
 }
 
@@ -323,7 +325,9 @@ function selectOption(element: SnapshotElement, option: string): Choice {
   if (!listed || /^%[\w.-]+%$/.test(option)) return act(element, 'selectOptionFromDropdown', [option], quoteValue(option));
   // The option named whole (but for case): "blue" is not "Light blue", which is named back as a candidate.
   const wanted = option.toLowerCase();
-  const label = listed.find((o) => o.toLowerCase() === wanted);
+  const alike = listed.filter((o) => o.toLowerCase() === wanted);
+  const label = listed.find((o) => o === option) ?? (alike.length === 1 ? alike[0] : undefined);
+  if (alike.length > 1 && !label) return { failure: `"${option}" names ${alike.length} options but for case (${alike.join(', ')}) in [${element.id}] ${describeElement(element)}; quote the one meant` };
   if (!label) {
     const partial = listed.filter((o) => o.toLowerCase().includes(wanted));
     const why = partial.length > 0 ? `names no option whole (did you mean ${partial.map((o) => `"${o}"`).join(' or ')}?)` : `is not one of its options (${listed.join(', ')})`;

@@ -17,9 +17,11 @@ export type DateOrder = 'day-first' | 'month-first';
 
 /** The order a field's label shows for dates ("Birthday (DD/MM/YYYY)"), if it shows one. */
 export function dateOrder(label: string): DateOrder | undefined {
-  if (/\b(?:dd?[/.-]mm?|day[/.-]month)\b/i.test(label)) return 'day-first';
-  if (/\b(?:mm?[/.-]dd?|month[/.-]day)\b/i.test(label)) return 'month-first';
-  return undefined;
+  const dayFirst = /\b(?:dd?[/.-]mm?|day[/.-]month)\b/i.test(label);
+  const monthFirst = /\b(?:mm?[/.-]dd?|month[/.-]day)\b/i.test(label);
+  // A label showing both ("not DD/MM, use MM/DD") says neither for certain.
+  if (dayFirst === monthFirst) return undefined;
+  return dayFirst ? 'day-first' : 'month-first';
 }
 
 /** The value in the form the input type takes; the value itself for other types; undefined when it cannot be read so. */

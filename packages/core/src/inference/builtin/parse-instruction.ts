@@ -238,8 +238,14 @@ function parseStep(raw: string): Intent {
 }
 
 function parseRules(text: string): Intent {
-  const pairs = valueTargetPairs(text) ?? fieldValuePairs(text);
+  const pairs = valueTargetPairs(text);
   if (pairs) return pairs;
+  // "fill Message with Hi, welcome to the team": when no field is named "welcome", the one field takes it all.
+  const fields = fieldValuePairs(text);
+  return fields ? lastly(fields, byRules(text)) : byRules(text);
+}
+
+function byRules(text: string): Intent {
   const list = listOf(text);
   for (const [pattern, build] of RULES) {
     const m = pattern.exec(text);
@@ -343,12 +349,27 @@ function valueTargetPairs(text: string): Intent | undefined {
 /** "fill Note with 'x', Tags with 'y, z'", "set Note to a and Tags to b": one "<field> with|to <value>" per item, each its own step (else the first field would take the rest as its value). */
 const FIELD_FIRST = /^(fill(?: in| out)?|set|enter|change) (.+)$/i;
 const FIELD_PAIR = /^.+? (?:with|to) .+$/i;
+/** What starts the next pair after a joint: a short name (no "and" in it) and "with" or "to". */
+const NEXT_FIELD = /^(?:(?!and\b)[\p{L}\p{N}][\p{L}\p{N}]* ){1,5}(?:with|to) \S/iu;
+const JOINT = /,\s*(?:and\s+)?|\s+and\s+/g;
 
 function fieldValuePairs(text: string): Intent | undefined {
   const m = FIELD_FIRST.exec(text);
-  const items = m ? splitList(m[2]!) : [];
+  if (!m) return undefined;
+  const rest = m[2]!;
+  const masked = maskQuotes(rest);
+  // Cut only where a field and its "with"/"to" follow: "Tags with red, blue" keeps its comma.
+  const items: string[] = [];
+  let start = 0;
+  for (const joint of masked.matchAll(JOINT)) {
+    const after = joint.index + joint[0].length;
+    if (!NEXT_FIELD.test(masked.slice(after))) continue;
+    items.push(rest.slice(start, joint.index).trim());
+    start = after;
+  }
+  items.push(rest.slice(start).trim());
   if (items.length < 2 || items.length > MAX_STEPS || !items.every((item) => FIELD_PAIR.test(maskQuotes(item)))) return undefined;
-  return { kind: 'steps', steps: items.map((item) => parseSingle(`${m![1]} ${item}`)) };
+  return { kind: 'steps', steps: items.map((item) => parseSingle(`${m[1]} ${item}`)) };
 }
 
 /** A verb with a list of targets ("tick Refunds, Billing and Inventory"): read as one step per target, tried when nothing is named by the whole. */
