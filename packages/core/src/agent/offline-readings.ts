@@ -59,9 +59,12 @@ export async function confirmIn(text: string, before: string | undefined, page: 
 /** The words naming a step's item ("notes.txt" of "delete notes.txt", "gemini" and "project" of "delete the Gemini project"). */
 function itemWords(step: string): string[] {
   const [, ...rest] = step.toLowerCase().split(/\s+/);
-  const named = /^(?:click|tap|press|hit|push)$/i.test(step.split(' ')[0] ?? '') ? rest.slice(1) : rest;
+  const named = CLICKS.test(step.split(' ')[0] ?? '') ? rest.slice(1) : rest;
   return named.map((w) => w.replace(/^["'“]+|["'”.,;:!?]+$/g, '')).filter((w) => w.length >= 3 && !ITEM_FILLER.has(w));
 }
+
+/** Verbs whose object is the control clicked, not the item acted on. */
+const CLICKS = /^(?:click|tap|press|hit|push)$/i;
 
 const DESTRUCTIVE = /^(?:delete|remove|erase|discard|destroy|drop|purge|wipe|trash|clear|reset|cancel|close|unsubscribe|revoke|deactivate)$/;
 
@@ -70,7 +73,7 @@ const ITEM_FILLER = new Set(['the', 'this', 'that', 'these', 'those', 'its', 'al
 /** The action a step did: its verb, or the control it clicked ("click Delete" deletes). */
 function actionOf(step: string): string | undefined {
   const [verb, object] = step.split(' ');
-  return /^(?:click|tap|press|hit|push)$/i.test(verb ?? '') ? object?.replace(/[^\p{L}]/gu, '') || undefined : verb;
+  return CLICKS.test(verb ?? '') ? object?.replace(/[^\p{L}]/gu, '') || undefined : verb;
 }
 
 function stemOf(verb: string): string {
